@@ -1,0 +1,63 @@
+/** Test helpers for source adapters: feed a fixture through a parser the way ingest does. */
+import { readFileSync } from 'node:fs';
+import type { ParseIssue, Step, ThreadMeta } from '../core/types.js';
+import type { ParseSink, SourceAdapter } from '../ports/source.js';
+
+export interface Collected {
+  thread: Partial<ThreadMeta>;
+  /** Steps ordered by step number, after upserts and truncations. */
+  steps: Step[];
+  issues: ParseIssue[];
+}
+
+export function createCollector(): { sink: ParseSink; result: () => Collected } {
+  const thread: Partial<ThreadMeta> = {};
+  const steps = new Map<number, Step>();
+  const issues: ParseIssue[] = [];
+  const sink: ParseSink = {
+    thread: (meta) => Object.assign(thread, meta),
+    step: (s) => void steps.set(s.step, s),
+    truncate: (from) => {
+      for (const k of [...steps.keys()]) if (k >= from) steps.delete(k);
+    },
+    issue: (i) => void issues.push(i),
+  };
+  return { sink, result: () => ({ thread, steps: [...steps.values()].sort((a, b) => a.step - b.step), issues }) };
+}
+
+/** Split a file into complete lines (a last line without newline is included, like a finished file). */
+export function fileLines(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+/** Parse a `lines` file in one go. */
+export function parseLinesFile(adapter: SourceAdapter, path: string): Collected {
+  const c = createCollector();
+  const p = adapter.createLineParser(path);
+  fileLines(path).forEach((l, i) => p.line(l, i + 1, c.sink));
+  return c.result();
+}
+
+/**
+ * Parse a `lines` file in two runs split after `splitAt` lines, passing the state through JSON as
+ * ingest does. The result must equal parseLinesFile's.
+ */
+export function parseLinesFileResumed(adapter: SourceAdapter, path: string, splitAt: number): Collected {
+  const c = createCollector();
+  const lines = fileLines(path);
+  const first = adapter.createLineParser(path);
+  lines.slice(0, splitAt).forEach((l, i) => first.line(l, i + 1, c.sink));
+  const saved = JSON.parse(JSON.stringify(first.state() ?? null));
+  const second = adapter.createLineParser(path, saved);
+  lines.slice(splitAt).forEach((l, i) => second.line(l, splitAt + i + 1, c.sink));
+  return c.result();
+}
+
+export function parseDocumentFile(adapter: SourceAdapter, path: string): Collected {
+  const c = createCollector();
+  adapter.parseDocument(path, readFileSync(path, 'utf8'), c.sink);
+  return c.result();
+}
