@@ -12,10 +12,13 @@ export function titleFrom(text: string, max = 120): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** Cut `text` to `max` characters, adding a visible marker that says how much was cut. */
-export function capText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[… truncated ${text.length - max} more characters]`;
+/**
+ * Cut `text` to `max` characters, adding a visible marker that says how much was cut. `total` is
+ * the original length when `text` is already a prefix of something longer.
+ */
+export function capText(text: string, max: number, total = text.length): string {
+  if (total <= max) return text;
+  return `${text.slice(0, max)}\n[… truncated ${total - max} more characters]`;
 }
 
 /** Parse JSON without throwing. */

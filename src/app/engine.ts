@@ -1,0 +1,54 @@
+/**
+ * The composition root: the only place that picks concrete adapters and storage. Interfaces get
+ * an Engine and call its services.
+ */
+import type { AgentId } from '../core/types.js';
+import { createIndexer, type Indexer } from '../ingest/indexer.js';
+import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
+import type { StoreStats, TranscriptStore } from '../ports/transcript-store.js';
+import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
+import { ADAPTERS } from '../sources/registry.js';
+import { openDatabase } from '../storage/sqlite/open.js';
+import { createSqliteTranscriptStore } from '../storage/sqlite/transcript-store.js';
+import type { HippoConfig } from './config.js';
+
+export interface Engine {
+  config: HippoConfig;
+  transcripts: TranscriptService;
+  store: TranscriptStore;
+  indexer: Indexer;
+  adapters: readonly SourceAdapter[];
+  locateEnv: LocateEnv;
+  /** Transcript files on this machine per agent (directory listings only). */
+  locate(agents?: AgentId[]): Record<string, TranscriptFile[]>;
+  stats(): StoreStats;
+  close(): void;
+}
+
+export interface EngineOptions {
+  readonly?: boolean;
+  /** Where to look for agents' transcripts instead of the user's home (the bundled samples). */
+  locateHome?: string;
+}
+
+export function createEngine(config: HippoConfig, { readonly = false, locateHome }: EngineOptions = {}): Engine {
+  const db = openDatabase(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
+  const store = createSqliteTranscriptStore(db, config.dbPath);
+  const locateEnv: LocateEnv = locateHome ? { home: locateHome, env: {} } : { home: config.home, env: config.env };
+  const indexer = createIndexer({ store, adapters: ADAPTERS, env: locateEnv, policy: config.policy });
+  return {
+    config,
+    store,
+    indexer,
+    adapters: ADAPTERS,
+    locateEnv,
+    transcripts: createTranscriptService(store, indexer),
+    locate(agents) {
+      const out: Record<string, TranscriptFile[]> = {};
+      for (const a of ADAPTERS) if (!agents?.length || agents.includes(a.id)) out[a.id] = a.locate(locateEnv, () => {});
+      return out;
+    },
+    stats: () => store.stats(),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { identParts, identTerms, joinedForm } from './idents.js';
+import { parseQuery } from './query.js';
+
+test('a plain question keeps only the meaningful words', () => {
+  const q = parseQuery('Why did we drop the Redis cache?');
+  assert.deepEqual(
+    q.terms.map((t) => t.text),
+    ['drop', 'redis', 'cache'],
+  );
+});
+
+test('phrases, prefixes, exclusions and identifiers are recognised', () => {
+  const q = parseQuery('"stale prices" webhook* -jest src/db.ts ERR_SOCKET_TIMEOUT parseTranscriptLine');
+  assert.deepEqual(q.terms, [
+    { kind: 'phrase', text: 'stale prices' },
+    { kind: 'prefix', text: 'webhook' },
+    { kind: 'ident', text: 'src/db.ts' },
+    { kind: 'ident', text: 'ERR_SOCKET_TIMEOUT' },
+    { kind: 'ident', text: 'parseTranscriptLine' },
+  ]);
+  assert.deepEqual(q.excluded, [{ kind: 'word', text: 'jest' }]);
+});
+
+test('broken syntax never fails: unbalanced quotes and stray operators become words', () => {
+  const q = parseQuery('"unclosed phrase AND ( OR * - foo.bar()');
+  assert.deepEqual(
+    q.terms.map((t) => t.text),
+    ['unclosed', 'phrase', 'foo.bar'],
+  );
+});
+
+test('a query of only stop words still searches for them', () => {
+  assert.deepEqual(
+    parseQuery('what is this').terms.map((t) => t.text),
+    ['what', 'is', 'this'],
+  );
+  assert.deepEqual(parseQuery('   ').terms, []);
+});
+
+test('identifiers index their joined form and their parts', () => {
+  assert.equal(joinedForm('src/db.ts'), 'src_db_ts');
+  assert.deepEqual(identParts('parseHTTPResponse'), ['parse', 'http', 'response']);
+  const terms = identTerms('edit src/payments/webhook.ts and call foo.bar() with ERR_SOCKET_TIMEOUT.').split(' ');
+  for (const t of ['src_payments_webhook_ts', 'webhook', 'foo_bar', 'err_socket_timeout', 'socket', 'timeout']) {
+    assert.ok(terms.includes(t), `missing ${t} in ${terms.join(' ')}`);
+  }
+  assert.ok(!terms.includes('and'), 'plain words are not identifiers');
+});

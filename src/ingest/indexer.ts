@@ -1,0 +1,379 @@
+/**
+ * The ingest pipeline: locate every transcript, skip what has not changed (one stat per file),
+ * resume grown files from their saved offset and parser state, re-index rewritten ones, forget
+ * deleted ones. Writes go in bounded batches, each in one transaction with the cursor it covers,
+ * so a run killed at any point resumes with nothing lost or duplicated.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
+import { isHippoError } from '../core/errors.js';
+import { fnv1a } from '../core/hash.js';
+import { tryParseJson } from '../core/text.js';
+import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
+import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
+import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
+import { BufferedSink } from './buffered-sink.js';
+import { readLines } from './line-reader.js';
+import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
+
+const HEAD_BYTES = 4096;
+
+export interface IndexerOptions {
+  store: TranscriptStore;
+  adapters: readonly SourceAdapter[];
+  env: LocateEnv;
+  policy?: IndexPolicy;
+  /** Steps buffered before a transaction is committed. */
+  batchSteps?: number;
+  /** A line longer than this is skipped and reported. */
+  maxLineBytes?: number;
+  /** A `document` file larger than this is skipped and reported. */
+  maxDocumentBytes?: number;
+}
+
+export interface IndexRunOptions {
+  agents?: AgentId[];
+  /** Re-read every file from the start. */
+  full?: boolean;
+  onProgress?: (done: number, total: number, path: string) => void;
+}
+
+export interface AgentSummary {
+  seen: number;
+  new: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  skipped: number;
+  steps: number;
+  issues: number;
+}
+
+export interface IndexSummary {
+  files: Omit<AgentSummary, 'steps' | 'issues'>;
+  steps: { written: number };
+  /** Parse issues recorded by this run (see `hippo doctor`). */
+  issues: number;
+  skipped: { path: string; reason: string }[];
+  agents: Partial<Record<AgentId, AgentSummary>>;
+  ms: number;
+}
+
+const emptyAgent = (): AgentSummary => ({
+  seen: 0,
+  new: 0,
+  updated: 0,
+  unchanged: 0,
+  removed: 0,
+  skipped: 0,
+  steps: 0,
+  issues: 0,
+});
+
+function sha1(buf: Buffer): string {
+  return createHash('sha1').update(buf).digest('hex');
+}
+
+function readHead(fd: number, size: number): Buffer {
+  const buf = Buffer.alloc(Math.min(HEAD_BYTES, size));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function errorMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'EACCES' || err?.code === 'EPERM') return 'permission denied';
+  if (err?.code === 'EISDIR') return 'is a directory';
+  return err?.message ?? String(e);
+}
+
+export interface Indexer {
+  run(options?: IndexRunOptions): IndexSummary;
+}
+
+export function createIndexer({
+  store,
+  adapters,
+  env,
+  policy = DEFAULT_POLICY,
+  batchSteps = 2000,
+  maxLineBytes = 32 * 1024 * 1024,
+  maxDocumentBytes = 256 * 1024 * 1024,
+}: IndexerOptions): Indexer {
+  const byId = new Map(adapters.map((a) => [a.id, a]));
+
+  /** Per-file work: everything one transcript needs between flushes. */
+  class FileJob {
+    readonly sink = new BufferedSink();
+    threadId: string | null;
+    steps = 0;
+    issues = 0;
+    private minTs: string | undefined;
+    private maxTs: string | undefined;
+
+    constructor(
+      readonly adapter: SourceAdapter,
+      readonly path: string,
+      readonly st: Stats,
+      readonly head: Buffer,
+      cursorThread: string | null,
+    ) {
+      this.threadId = cursorThread;
+    }
+
+    /** Thread id for this file: `<agent>:<sessionId>`, made unique if another file owns it. */
+    private resolveThread(): string {
+      if (this.threadId) return this.threadId;
+      const session = this.sink.meta.sessionId || basename(this.path, extname(this.path));
+      let id = `${this.adapter.id}:${session}`;
+      const owner = store.threadSource(id);
+      if (owner && owner !== this.path) id = `${id}~${fnv1a(this.path).toString(16)}`;
+      this.threadId = id;
+      return id;
+    }
+
+    private meta(id: string): ThreadMeta {
+      const m = this.sink.meta;
+      return {
+        ...m,
+        id,
+        agent: this.adapter.id,
+        sessionId: m.sessionId || id.slice(this.adapter.id.length + 1),
+        source: this.path,
+        startedAt: m.startedAt ?? this.minTs,
+        updatedAt: m.updatedAt && this.maxTs && this.maxTs > m.updatedAt ? this.maxTs : (m.updatedAt ?? this.maxTs),
+      };
+    }
+
+    /** Apply buffered ops; `keep` (document mode) removes steps the file no longer has. */
+    apply(w: TranscriptWriter, keep?: Set<number>): void {
+      const { ops, issues } = this.sink.drain();
+      w.addIssues(this.path, issues);
+      this.issues += issues.length;
+      const hasSteps = ops.some((o) => o.type === 'step');
+      if (!hasSteps && !this.threadId && !keep) return;
+      for (const o of ops) {
+        if (o.type !== 'step' || !o.step.timestamp) continue;
+        if (!this.minTs || o.step.timestamp < this.minTs) this.minTs = o.step.timestamp;
+        if (!this.maxTs || o.step.timestamp > this.maxTs) this.maxTs = o.step.timestamp;
+      }
+      if (!hasSteps && !this.threadId) return;
+      const id = this.resolveThread();
+      w.upsertThread(this.meta(id));
+      for (const o of ops) {
+        if (o.type === 'truncate') {
+          w.truncateSteps(id, o.from);
+          continue;
+        }
+        const prepared = prepareStep(o.step, policy);
+        if (!prepared) continue;
+        keep?.add(prepared.step);
+        if (w.upsertStep(id, prepared) !== 'unchanged') this.steps++;
+      }
+      if (keep) w.retainSteps(id, keep);
+      w.refreshThreadCounts(id);
+    }
+
+    cursor(offset: number, lineNo: number, state: unknown): FileCursor {
+      return {
+        path: this.path,
+        agent: this.adapter.id,
+        threadId: this.threadId,
+        size: this.st.size,
+        mtimeMs: this.st.mtimeMs,
+        inode: this.st.ino,
+        offset,
+        lineNo,
+        headHash: sha1(this.head.subarray(0, Math.min(HEAD_BYTES, offset))),
+        state: state === undefined ? null : JSON.stringify(state),
+      };
+    }
+  }
+
+  function indexLines(job: FileJob, fd: number, cursor: FileCursor | undefined, resume: boolean): void {
+    const { adapter, path } = job;
+    let state: unknown;
+    if (resume && cursor?.state) {
+      const parsed = tryParseJson(cursor.state);
+      state = parsed.ok ? parsed.value : undefined;
+    }
+    const parser = adapter.createLineParser(path, state);
+    let offset = resume && cursor ? cursor.offset : 0;
+    let lineNo = resume && cursor ? cursor.lineNo : 0;
+    const flush = (snapshot: unknown) =>
+      store.write((w) => {
+        job.apply(w);
+        w.saveCursor(job.cursor(offset, lineNo, snapshot));
+      });
+    const lines = readLines(fd, offset, lineNo + 1, maxLineBytes);
+    for (;;) {
+      const next = lines.next();
+      if (next.done) {
+        const tail = next.value;
+        // A last line without a newline may still be being written. Parse it now if it is whole
+        // JSON (a finished file may lack the final newline), but keep the cursor before it, with
+        // the parser state from before it: the next run re-reads it, and its steps upsert.
+        const snapshot = structuredClone(parser.state());
+        if (tail.text !== null && tryParseJson(tail.text).ok) parser.line(tail.text, tail.lineNo, job.sink);
+        flush(snapshot);
+        return;
+      }
+      const ev = next.value;
+      if (ev.kind === 'too-long') {
+        job.sink.issue({ path, line: ev.lineNo, message: `line is ${ev.bytes} bytes, over the ${maxLineBytes}-byte limit; skipped` });
+      } else {
+        if (ev.invalidUtf8) job.sink.issue({ path, line: ev.lineNo, message: 'invalid UTF-8 bytes replaced with U+FFFD' });
+        parser.line(ev.text, ev.lineNo, job.sink);
+      }
+      offset = ev.end;
+      lineNo = ev.lineNo;
+      if (job.sink.size >= batchSteps) flush(parser.state());
+    }
+  }
+
+  function indexDocument(job: FileJob, fd: number): void {
+    const { adapter, path, st } = job;
+    if (st.size > maxDocumentBytes) throw new Error(`document is ${st.size} bytes, over the ${maxDocumentBytes}-byte limit`);
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    adapter.parseDocument(path, buf.subarray(0, got).toString('utf8'), job.sink);
+    store.write((w) => {
+      job.apply(w, new Set());
+      w.saveCursor(job.cursor(got, 0, undefined));
+    });
+  }
+
+  function indexFile(
+    adapter: SourceAdapter,
+    file: TranscriptFile,
+    cursor: FileCursor | undefined,
+    full: boolean,
+    sum: AgentSummary,
+  ): number {
+    let st: Stats;
+    try {
+      st = statSync(file.path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0; // vanished since locate
+      throw e;
+    }
+    if (!full && cursor && cursor.size === st.size && cursor.mtimeMs === st.mtimeMs && cursor.inode === st.ino) {
+      sum.unchanged++;
+      return 0;
+    }
+    const fd = openSync(file.path, 'r');
+    try {
+      const now = fstatSync(fd);
+      const head = readHead(fd, now.size);
+      let resume = false;
+      if (cursor && !full && file.mode === 'lines' && cursor.inode === now.ino && now.size >= cursor.offset) {
+        resume = sha1(head.subarray(0, Math.min(HEAD_BYTES, cursor.offset))) === cursor.headHash;
+      }
+      if (cursor && !resume && file.mode === 'lines') store.write((w) => w.forgetFile(file.path));
+      const job = new FileJob(adapter, file.path, now, head, resume || file.mode === 'document' ? (cursor?.threadId ?? null) : null);
+      if (file.mode === 'lines') indexLines(job, fd, cursor, resume);
+      else indexDocument(job, fd);
+      if (cursor) sum.updated++;
+      else sum.new++;
+      sum.steps += job.steps;
+      sum.issues += job.issues;
+      return job.steps;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  return {
+    run({ agents, full = false, onProgress } = {}) {
+      const started = performance.now();
+      const chosen = agents?.length ? agents.map((a) => byId.get(a)).filter((a): a is SourceAdapter => !!a) : adapters;
+      const summary: IndexSummary = {
+        files: { seen: 0, new: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0 },
+        steps: { written: 0 },
+        issues: 0,
+        skipped: [],
+        agents: {},
+        ms: 0,
+      };
+      const cursors = new Map(store.listCursors().map((c) => [c.path, c]));
+      const work: { adapter: SourceAdapter; file: TranscriptFile }[] = [];
+      const locateIssues: ParseIssue[] = [];
+      for (const adapter of chosen) {
+        const sum = emptyAgent();
+        summary.agents[adapter.id] = sum;
+        const found = adapter.locate(env, (i) => locateIssues.push(i));
+        const located = new Set(found.map((f) => f.path));
+        sum.seen = found.length;
+        // Forget files that are gone first, so a file that replaces another (Antigravity's full
+        // transcript appearing beside the compacted one) can take over its thread id.
+        for (const c of cursors.values()) {
+          if (c.agent !== adapter.id || located.has(c.path)) continue;
+          // A file we can no longer see because its directory became unreadable is not deleted.
+          if (!isGone(c.path)) continue;
+          store.write((w) => w.forgetFile(c.path));
+          cursors.delete(c.path);
+          sum.removed++;
+        }
+        for (const file of found) work.push({ adapter, file });
+      }
+      if (locateIssues.length) {
+        store.write((w) => {
+          for (const i of locateIssues) w.addIssues(i.path, [i]);
+        });
+        for (const i of locateIssues) summary.skipped.push({ path: i.path, reason: i.message });
+      }
+      let done = 0;
+      for (const { adapter, file } of work) {
+        const sum = summary.agents[adapter.id]!;
+        try {
+          indexFile(adapter, file, cursors.get(file.path), full, sum);
+        } catch (e) {
+          if (isHippoError(e)) throw e; // storage problems stop the run: nothing more can be saved
+          const reason = errorMessage(e);
+          sum.skipped++;
+          summary.skipped.push({ path: file.path, reason });
+          try {
+            store.write((w) => w.addIssues(file.path, [{ path: file.path, message: `not indexed: ${reason}` }]));
+          } catch (storeError) {
+            if (isHippoError(storeError)) throw storeError;
+          }
+        }
+        onProgress?.(++done, work.length, file.path);
+      }
+      for (const sum of Object.values(summary.agents)) {
+        for (const k of ['seen', 'new', 'updated', 'unchanged', 'removed', 'skipped'] as const) summary.files[k] += sum[k];
+        summary.steps.written += sum.steps;
+        summary.issues += sum.issues;
+      }
+      summary.issues += locateIssues.length;
+      summary.ms = Math.round(performance.now() - started);
+      return summary;
+    },
+  };
+}
+
+/** Gone, or no longer located although its directory lists fine (e.g. superseded by another file). */
+function isGone(path: string): boolean {
+  try {
+    statSync(path);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  try {
+    readdirSync(dirname(path));
+    return true;
+  } catch {
+    return false;
+  }
+}

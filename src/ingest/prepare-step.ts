@@ -1,0 +1,53 @@
+/**
+ * What gets indexed from a parsed step: prompts, responses and reasoning in full up to a cap;
+ * tool output reduced to a short head plus its error lines (tool output is most of a transcript's
+ * bytes and least of its value); secrets redacted before anything is stored.
+ */
+import { fnv1a } from '../core/hash.js';
+import { identTerms } from '../core/idents.js';
+import { redact } from '../core/redact.js';
+import { capText } from '../core/text.js';
+import type { Step } from '../core/types.js';
+import type { PreparedStep } from '../ports/transcript-store.js';
+
+export interface IndexPolicy {
+  /** Cap for prompts, responses, reasoning and summaries (characters). */
+  maxTextChars: number;
+  /** Head of tool output kept (characters). */
+  toolOutputChars: number;
+}
+
+export const DEFAULT_POLICY: IndexPolicy = { maxTextChars: 10_000, toolOutputChars: 800 };
+
+const ERROR_LINE =
+  /\b(error|errors|failed|failure|fatal|exception|panic|traceback|warning|denied|timeout|E[A-Z]{3,})\b/i;
+const MAX_ERROR_LINES = 5;
+/** How much of a tool output is scanned for error lines and secrets. */
+const OUTPUT_SCAN_CHARS = 200_000;
+
+/** Head of a tool output plus the error/warning lines found after it. */
+export function reduceToolOutput(text: string, head: number, total = text.length): string {
+  if (total <= head) return text;
+  const errors: string[] = [];
+  for (const line of text.slice(head).split('\n')) {
+    if (ERROR_LINE.test(line)) errors.push(line.trim().slice(0, 240));
+    if (errors.length >= MAX_ERROR_LINES) break;
+  }
+  const note = `[… ${total - head} more characters of output${errors.length ? '; error lines:' : ''}]`;
+  return [text.slice(0, head), note, ...errors].join('\n');
+}
+
+/** Cap, reduce and redact a step; null when nothing searchable is left. */
+export function prepareStep(step: Step, policy: IndexPolicy): PreparedStep | null {
+  const isOutput = step.kind === 'tool_result';
+  const limit = isOutput ? policy.toolOutputChars : policy.maxTextChars;
+  // Redact before cutting, so a secret straddling the cut cannot leave its first half behind, but
+  // only over what can be kept, so a multi-megabyte output costs little.
+  const scan = isOutput ? OUTPUT_SCAN_CHARS : limit + 4_000;
+  const total = step.text.length;
+  const clean = redact(total > scan ? step.text.slice(0, scan) : step.text).text;
+  const text = isOutput ? reduceToolOutput(clean, limit, total) : capText(clean, limit, total);
+  if (text.trim() === '') return null;
+  const target = step.target ? redact(step.target).text : undefined;
+  return { ...step, text, target, idents: identTerms(`${target ?? ''} ${text}`), hash: fnv1a(text) };
+}

@@ -1,0 +1,46 @@
+import { type GlobalFlags, openEngine } from '../context.js';
+import { print, printJson, tildify } from '../output.js';
+
+/** Health report: per-agent transcript roots and counts, parse issues with file and line, database checks. */
+export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promise<void> {
+  const engine = openEngine(flags);
+  try {
+    const located = engine.locate();
+    const stats = engine.stats();
+    const problems = engine.store.integrityCheck();
+    const issues = engine.store.listIssues(Number(flags.issues ?? 50) || 50);
+    const agents = engine.adapters.map((a) => ({
+      agent: a.id,
+      name: a.displayName,
+      filesOnDisk: located[a.id]?.length ?? 0,
+      filesIndexed: stats.perAgent[a.id]?.files ?? 0,
+      threads: stats.perAgent[a.id]?.threads ?? 0,
+      steps: stats.perAgent[a.id]?.steps ?? 0,
+      lastUpdated: stats.perAgent[a.id]?.lastUpdated ?? null,
+    }));
+    const report = {
+      ok: problems.length === 0,
+      node: process.versions.node,
+      database: { path: stats.path, bytes: stats.dbBytes, problems },
+      agents,
+      issues: { total: stats.issues, recent: issues },
+    };
+    if (flags.json) return printJson(report);
+    print(`Hippo doctor — Node ${report.node}`);
+    print(`database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`);
+    print('');
+    for (const a of agents) {
+      const behind = a.filesOnDisk > a.filesIndexed ? `  (${a.filesOnDisk - a.filesIndexed} not indexed yet: run \`hippo index\`)` : '';
+      print(`${a.name.padEnd(18)} ${String(a.filesOnDisk).padStart(6)} files on disk ${String(a.threads).padStart(6)} threads ${String(a.steps).padStart(8)} steps${behind}`);
+    }
+    print('');
+    if (issues.length === 0) print('No parse issues.');
+    else {
+      print(`${stats.issues} parse issue(s)${stats.issues > issues.length ? `, latest ${issues.length}` : ''}:`);
+      for (const i of issues) print(`  ${tildify(i.path)}${i.line ? `:${i.line}` : ''}  ${i.message}`);
+    }
+    if (problems.length) process.exitCode = 1;
+  } finally {
+    engine.close();
+  }
+}

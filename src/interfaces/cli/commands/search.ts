@@ -1,0 +1,43 @@
+import type { FilterInput } from '../../../services/transcripts.js';
+import { type GlobalFlags, intOption, openEngine } from '../context.js';
+import { formatSearch } from '../format.js';
+import { print, printJson, warn } from '../output.js';
+import type { Engine } from '../../../app/engine.js';
+
+/** Bring the index up to date before answering; a failure only makes results staler. */
+export function refreshQuietly(engine: Engine): void {
+  try {
+    engine.transcripts.index();
+  } catch (e) {
+    warn(`hippo: index not refreshed (${(e as Error).message}); results may be stale`);
+  }
+}
+
+export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'role'> {
+  agent?: string[];
+  role?: string[];
+  limit?: string;
+  /** Skip the incremental index pass before searching. */
+  index?: boolean;
+}
+
+export async function runSearch(query: string, flags: SearchFlags): Promise<void> {
+  const limit = intOption('limit', flags.limit, 1) ?? 10;
+  const engine = openEngine(flags);
+  try {
+    if (flags.index !== false) refreshQuietly(engine);
+    const result = engine.transcripts.search(query, {
+      agent: flags.agent,
+      role: flags.role,
+      project: flags.project,
+      since: flags.since,
+      until: flags.until,
+      thread: flags.thread,
+      limit,
+    });
+    if (flags.json) printJson(result);
+    else print(formatSearch(result));
+  } finally {
+    engine.close();
+  }
+}

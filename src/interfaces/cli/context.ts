@@ -1,0 +1,22 @@
+/** Shared per-invocation setup for commands: config from global flags, and the engine. */
+import { loadConfig } from '../../app/config.js';
+import { createEngine, type Engine, type EngineOptions } from '../../app/engine.js';
+import { invalidInput } from '../../core/errors.js';
+
+export interface GlobalFlags {
+  home?: string;
+  db?: string;
+  json?: boolean;
+}
+
+export function openEngine(flags: GlobalFlags, options?: EngineOptions): Engine {
+  return createEngine(loadConfig({ home: flags.home, db: flags.db }), options);
+}
+
+/** Parse an integer option, rejecting junk with a usage error. */
+export function intOption(name: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw invalidInput(`--${name} must be a whole number ≥ ${min}, got "${value}"`);
+  return n;
+}

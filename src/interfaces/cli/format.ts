@@ -1,0 +1,66 @@
+/** Human-readable rendering of results (the `--json` forms are the services' own shapes). */
+import type { IndexSummary, SearchResult, StepRecord, ThreadRecord } from '../../services/transcripts.js';
+import { tildify } from './output.js';
+
+const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
+const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
+const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
+
+export function formatSearch(r: SearchResult): string {
+  if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
+  const lines = [`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`, ''];
+  r.hits.forEach((h, i) => {
+    const marked = process.stdout.isTTY ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
+    lines.push(
+      `${i + 1}. ${bold(h.title ?? h.thread)}`,
+      `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
+      `   ${marked}`,
+      `   ${dim(`hippo show ${h.thread} --step ${h.step}   ${tildify(h.source.path)}:${h.source.line}`)}`,
+      '',
+    );
+  });
+  return lines.join('\n').trimEnd();
+}
+
+export function formatSteps(thread: ThreadRecord, steps: StepRecord[], focus?: number): string {
+  const lines = [
+    bold(thread.title ?? thread.id),
+    dim(`${thread.id} · ${thread.agent} · ${thread.project ?? 'unknown project'} · ${thread.stepCount} steps`),
+    dim(tildify(thread.source)),
+    '',
+  ];
+  for (const s of steps) {
+    const head = `#${s.step} ${s.role} ${s.kind}${s.tool ? ` ${s.tool}` : ''} · ${day(s.timestamp)} · line ${s.source.line}`;
+    lines.push(s.step === focus ? bold(`▶ ${head}`) : dim(`  ${head}`));
+    lines.push(
+      s.text
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n'),
+      '',
+    );
+  }
+  return lines.join('\n').trimEnd();
+}
+
+export function formatThreads(threads: ThreadRecord[]): string {
+  if (threads.length === 0) return 'No threads indexed yet. Run `hippo index`.';
+  return threads
+    .map((t) => `${dim(day(t.updatedAt))}  ${t.agent.padEnd(11)} ${String(t.stepCount).padStart(5)} steps  ${bold(t.title ?? '(untitled)')}\n${' '.repeat(18)}${dim(`${t.id}  ${projectName(t.project) ?? ''}`)}`)
+    .join('\n');
+}
+
+export function formatIndexSummary(s: IndexSummary): string {
+  const f = s.files;
+  const lines = [
+    `Indexed in ${s.ms} ms: ${f.seen} files seen, ${f.new} new, ${f.updated} updated, ${f.unchanged} unchanged, ${f.removed} removed, ${f.skipped} skipped; ${s.steps.written} steps written.`,
+  ];
+  for (const [agent, a] of Object.entries(s.agents)) {
+    if (a && a.seen + a.removed > 0) lines.push(`  ${agent.padEnd(12)} ${a.seen} files, ${a.steps} steps written${a.issues ? `, ${a.issues} issues` : ''}`);
+  }
+  if (s.issues) lines.push(`${s.issues} parse issue(s) recorded; see \`hippo doctor\`.`);
+  for (const k of s.skipped.slice(0, 10)) lines.push(`  skipped ${tildify(k.path)}: ${k.reason}`);
+  if (s.skipped.length > 10) lines.push(`  … and ${s.skipped.length - 10} more skipped`);
+  return lines.join('\n');
+}

@@ -1,0 +1,136 @@
+/**
+ * `hippo` command line. Commands are declared here as data; each action loads its module lazily
+ * so `hippo --help` and light commands start fast.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../../app/version.js';
+import type { GlobalFlags } from './context.js';
+import { fail } from './output.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function globals(cmd: Command): GlobalFlags {
+  return cmd.optsWithGlobals() as GlobalFlags;
+}
+
+// Commander hands each action its options as an untyped bag; each command module declares the
+// shape it reads.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Flags = GlobalFlags & Record<string, any>;
+
+/** Wrap an action: merge global flags, map errors once. Positional arguments come second. */
+function action(fn: (flags: Flags, ...positional: never[]) => Promise<unknown>) {
+  return async (...args: unknown[]) => {
+    const cmd = args.at(-1) as Command;
+    const flags = { ...globals(cmd) } as Flags;
+    const positional = args.slice(0, -2) as never[];
+    try {
+      await fn(flags, ...positional);
+    } catch (e) {
+      fail(e, !!flags.json);
+    }
+  };
+}
+
+export function buildProgram(): Command {
+  const program = new Command('hippo')
+    .description('Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.')
+    .version(VERSION, '-v, --version')
+    .option('--home <dir>', 'Hippo data directory (default $HIPPO_HOME or ~/.hippo)')
+    .option('--db <file>', 'SQLite file to use (default <home>/hippo.db, or $HIPPO_DB)')
+    .showHelpAfterError('(run `hippo <command> --help` for usage)')
+    .exitOverride();
+
+  const agentOpt = () => new Option('--agent <id>', 'only this agent (repeatable): antigravity, claude-code, codex, gemini-cli').argParser(collect);
+  const jsonOpt = () => new Option('--json', 'print one JSON document on stdout');
+
+  program
+    .command('quickstart')
+    .description('index the transcripts on this machine (or the bundled samples) and show a search')
+    .option('--query <q>', 'the search to show')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/quickstart.js')).runQuickstart(flags)));
+
+  program
+    .command('index')
+    .description('index new and changed transcripts (incremental; --full re-reads everything)')
+    .addOption(agentOpt())
+    .option('--full', 're-read every file from the start')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/index.js')).runIndex(flags)));
+
+  program
+    .command('search')
+    .description('search past sessions with a question or keywords ("quoted phrase", prefix*, -exclude)')
+    .argument('<query...>', 'what to look for')
+    .addOption(agentOpt())
+    .option('--project <path>', "only sessions in this directory or below it")
+    .option('--since <date>', 'from this date (YYYY-MM-DD, ISO time, 7d, 2w, today)')
+    .option('--until <date>', 'up to this date (inclusive)')
+    .addOption(new Option('--role <role>', 'only user, assistant, tool or system steps (repeatable)').argParser(collect))
+    .option('--thread <id>', 'only this thread')
+    .option('--limit <n>', 'number of hits (default 10, at most 100)')
+    .option('--no-index', 'do not refresh the index before searching')
+    .addOption(jsonOpt())
+    .action(
+      action(async (flags, words: string[]) => (await import('./commands/search.js')).runSearch(words.join(' '), flags)),
+    );
+
+  program
+    .command('show')
+    .description('show steps of a thread: a window around --step, or page through it with --from')
+    .argument('<thread>', 'thread id, e.g. claude-code:<session id>')
+    .option('--step <n>', 'the step to centre on')
+    .option('--window <k>', 'steps on each side of --step (default 3)')
+    .option('--from <n>', 'first step when paging (default 0)')
+    .option('--limit <n>', 'steps per page (default 50)')
+    .option('--max-chars <n>', 'cap each step text (default 4000)')
+    .addOption(jsonOpt())
+    .action(action(async (flags, thread: string) => (await import('./commands/show.js')).runShow(thread, flags)));
+
+  program
+    .command('threads')
+    .description('list indexed conversations, most recent first')
+    .addOption(agentOpt())
+    .option('--project <path>', 'only sessions in this directory or below it')
+    .option('--since <date>', 'active since')
+    .option('--until <date>', 'started before')
+    .option('--limit <n>', 'how many (default 20)')
+    .option('--offset <n>', 'skip this many')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/threads.js')).runThreads(flags)));
+
+  program
+    .command('stats')
+    .description('counts per agent and the size of the store')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/stats.js')).runStats(flags)));
+
+  program
+    .command('doctor')
+    .description('check transcript roots, parse issues (file and line) and database health')
+    .option('--issues <n>', 'how many recent issues to list (default 50)')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/doctor.js')).runDoctor(flags)));
+
+  program
+    .command('mcp')
+    .description('run the MCP server over stdio (for agents)')
+    .action(action(async (flags) => (await import('./commands/mcp.js')).runMcp(flags)));
+
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // help and version exit 0; usage errors exit 2 (commander already printed the message)
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    fail(e, argv.includes('--json'));
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * CLI output rules: `--json` prints exactly one JSON document on stdout; human text goes to
+ * stdout; progress and logs go to stderr. Errors are mapped here, once: exit 1 for a failed
+ * command, 2 for bad usage.
+ */
+import { isHippoError } from '../../core/errors.js';
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function print(text = ''): void {
+  process.stdout.write(`${text}\n`);
+}
+
+export function warn(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+/** Report an error the way the invocation asked for, and set the exit code. */
+export function fail(error: unknown, json: boolean): void {
+  const known = isHippoError(error);
+  const code = known ? error.code : 'INTERNAL';
+  const message = known ? error.message : ((error as Error)?.message ?? String(error));
+  const usage = known && error.code === 'INVALID_INPUT';
+  if (json) printJson({ error: { code, message, ...(known && error.details ? { details: error.details } : {}) } });
+  else warn(`hippo: ${message}`);
+  if (!known && process.env.HIPPO_DEBUG) warn((error as Error)?.stack ?? '');
+  process.exitCode = usage ? 2 : 1;
+}
+
+/** Shorten a home-relative path for display. */
+export function tildify(path: string | null | undefined): string {
+  if (!path) return '';
+  const home = process.env.HOME;
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}

@@ -1,0 +1,121 @@
+import type { ParsedQuery } from '../core/query.js';
+import type { AgentId, ParseIssue, Role, Step, StepKind, ThreadMeta } from '../core/types.js';
+
+/** Where ingest stopped in one transcript file. */
+export interface FileCursor {
+  path: string;
+  agent: AgentId;
+  threadId: string | null;
+  size: number;
+  mtimeMs: number;
+  inode: number;
+  /** Byte offset just after the last complete line consumed. */
+  offset: number;
+  /** Number of lines consumed (the next line is lineNo + 1). */
+  lineNo: number;
+  /** Hash of the file's first bytes, to tell growth from a rewrite. */
+  headHash: string;
+  /** Parser state at `offset`, serialized as JSON (parsed only when the file is resumed). */
+  state: string | null;
+}
+
+/** A step ready for storage: capped, redacted, with identifier terms and a content hash. */
+export interface PreparedStep extends Step {
+  idents: string;
+  hash: number;
+}
+
+export interface ThreadRecord extends ThreadMeta {
+  stepCount: number;
+  space: string;
+}
+
+export interface StepRecord extends Step {
+  threadId: string;
+}
+
+export interface SearchFilters {
+  agents?: AgentId[];
+  /** Matches a thread whose project is this directory or below it. */
+  project?: string;
+  /** ISO bounds on the step time, inclusive. */
+  since?: string;
+  until?: string;
+  roles?: Role[];
+  thread?: string;
+}
+
+/** One FTS match before ranking. `bm25` is higher-is-better. */
+export interface Candidate {
+  rowid: number;
+  bm25: number;
+  /** Matched every query term (the strict tier). */
+  strict: boolean;
+  threadId: string;
+  agent: AgentId;
+  project: string | null;
+  title: string | null;
+  source: string;
+  step: number;
+  role: Role;
+  kind: StepKind;
+  timestamp: string | null;
+  line: number;
+  hash: number;
+}
+
+export interface StoreStats {
+  threads: number;
+  steps: number;
+  files: number;
+  issues: number;
+  perAgent: Record<string, { threads: number; steps: number; files: number; lastUpdated: string | null }>;
+  dbBytes: number;
+  path: string;
+}
+
+export interface IssueRecord extends ParseIssue {
+  at: string;
+}
+
+/** Writes made inside one transaction. */
+export interface TranscriptWriter {
+  /** Create or update a thread (title kept once set; started_at min, updated_at max). */
+  upsertThread(meta: ThreadMeta): void;
+  /** Insert or replace a step; unchanged content is a no-op. */
+  upsertStep(threadId: string, step: PreparedStep): 'inserted' | 'updated' | 'unchanged';
+  /** Delete steps numbered >= from. */
+  truncateSteps(threadId: string, from: number): void;
+  /** Delete the steps of a thread whose numbers are not in `keep`. */
+  retainSteps(threadId: string, keep: ReadonlySet<number>): void;
+  refreshThreadCounts(threadId: string): void;
+  saveCursor(cursor: FileCursor): void;
+  /** Remove everything that came from a file: its thread(s), steps, cursor and issues. */
+  forgetFile(path: string): void;
+  addIssues(path: string, issues: ParseIssue[]): void;
+  clearIssues(path: string): void;
+}
+
+/** Storage for indexed transcripts. One implementation per backend. */
+export interface TranscriptStore {
+  readonly path: string;
+  listCursors(): FileCursor[];
+  /** Owner (source path) of a thread id, if the thread exists. */
+  threadSource(threadId: string): string | undefined;
+  /** Run `fn` in one transaction; retried on a busy database, never half-applied. */
+  write<T>(fn: (w: TranscriptWriter) => T): T;
+  /** Candidate matches for a parsed query, best first, at most `limit`. */
+  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): Candidate[];
+  /** A short excerpt of a step with the query's words marked. */
+  snippet(rowid: number, query: ParsedQuery, maxTokens: number): string | null;
+  getThread(threadId: string): ThreadRecord | undefined;
+  /** Steps `from`..`to` (inclusive step numbers) of a thread, in order. */
+  getSteps(threadId: string, from: number, to: number, limit: number): StepRecord[];
+  /** The step numbers of a thread around `step`: `before` earlier and `after` later steps. */
+  stepWindow(threadId: string, step: number, before: number, after: number): StepRecord[];
+  listThreads(filters: SearchFilters, limit: number, offset: number): ThreadRecord[];
+  stats(): StoreStats;
+  listIssues(limit: number): IssueRecord[];
+  integrityCheck(): string[];
+  close(): void;
+}

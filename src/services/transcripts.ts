@@ -1,0 +1,115 @@
+/**
+ * Use cases over indexed transcripts: index, search, show (a window or a page of a thread),
+ * list threads, stats and doctor. Every interface (CLI, MCP, HTTP) calls these.
+ */
+import { parseDateBound } from '../core/dates.js';
+import { invalidInput, notFound } from '../core/errors.js';
+import { capText } from '../core/text.js';
+import { type AgentId, isAgentId, type Role } from '../core/types.js';
+import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
+import type { SearchFilters, StepRecord, ThreadRecord, TranscriptStore } from '../ports/transcript-store.js';
+import { type SearchResult, searchTranscripts } from '../search/search.js';
+
+export interface FilterInput {
+  agent?: string | string[];
+  project?: string;
+  since?: string;
+  until?: string;
+  role?: string | string[];
+  thread?: string;
+}
+
+export interface ShowInput {
+  thread: string;
+  step?: number;
+  /** Steps on each side of `step`. */
+  window?: number;
+  /** Paging through the whole thread when no step is given. */
+  from?: number;
+  limit?: number;
+  /** Per-step text cap in characters. */
+  maxChars?: number;
+}
+
+export interface ShowResult {
+  thread: ThreadRecord;
+  steps: StepRecord[];
+  /** Next `from` for paging, or null at the end. */
+  next: number | null;
+}
+
+const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
+
+const list = (v: string | string[] | undefined) =>
+  (Array.isArray(v) ? v : v ? [v] : []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+
+export function toFilters(input: FilterInput, now = Date.now()): SearchFilters {
+  const agents = list(input.agent);
+  for (const a of agents) if (!isAgentId(a)) throw invalidInput(`Unknown agent "${a}"; known: antigravity, claude-code, codex, gemini-cli`);
+  const roles = list(input.role);
+  for (const r of roles) if (!ROLES.includes(r as Role)) throw invalidInput(`Unknown role "${r}"; known: ${ROLES.join(', ')}`);
+  const filters: SearchFilters = {};
+  if (agents.length) filters.agents = agents as AgentId[];
+  if (roles.length) filters.roles = roles as Role[];
+  if (input.project) filters.project = input.project;
+  if (input.thread) filters.thread = input.thread;
+  if (input.since) filters.since = parseDateBound(input.since, { now });
+  if (input.until) filters.until = parseDateBound(input.until, { now, end: true });
+  return filters;
+}
+
+export interface IndexInput extends Omit<IndexRunOptions, 'agents'> {
+  agents?: string[];
+}
+
+export interface TranscriptService {
+  /** Bring the index up to date (incremental unless `full`). */
+  index(options?: IndexInput): IndexSummary;
+  search(query: string, filters?: FilterInput & { limit?: number }): SearchResult;
+  show(input: ShowInput): ShowResult;
+  threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
+  resolveThreadId(id: string): string;
+}
+
+export function createTranscriptService(store: TranscriptStore, indexer: Indexer): TranscriptService {
+  function resolveThreadId(id: string): string {
+    if (store.getThread(id)) return id;
+    throw notFound(`No thread "${id}"; list threads with \`hippo threads\``);
+  }
+
+  return {
+    index: ({ agents, ...rest } = {}) => indexer.run({ ...rest, agents: toFilters({ agent: agents }).agents }),
+    search(query, input = {}) {
+      if (typeof query !== 'string' || query.trim() === '') throw invalidInput('The query is empty');
+      if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
+      const limit = input.limit ?? 10;
+      if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
+      return searchTranscripts(store, query, { ...toFilters(input), limit });
+    },
+    show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
+      const id = resolveThreadId(thread);
+      const record = store.getThread(id)!;
+      const cap = (s: StepRecord) => ({ ...s, text: capText(s.text, maxChars) });
+      if (step !== undefined) {
+        if (!Number.isInteger(step)) throw invalidInput('step must be an integer');
+        const w = Math.max(0, Math.min(50, window));
+        const steps = store.stepWindow(id, step, w, w);
+        if (!steps.some((s) => s.step >= step)) throw notFound(`Thread ${id} has no step ${step}`);
+        return { thread: record, steps: steps.map(cap), next: null };
+      }
+      const n = Math.max(1, Math.min(500, limit));
+      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n + 1);
+      const next = steps.length > n ? steps[n].step : null;
+      return { thread: record, steps: steps.slice(0, n).map(cap), next };
+    },
+    threads(input = {}) {
+      const { limit = 20, offset = 0, ...rest } = input;
+      return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
+    },
+    resolveThreadId,
+  };
+}
+
+export type { IndexSummary } from '../ingest/indexer.js';
+export type { StepRecord, StoreStats, ThreadRecord } from '../ports/transcript-store.js';
+export type { SearchHit, SearchResult } from '../search/search.js';

@@ -1,0 +1,99 @@
+/**
+ * Opening the SQLite file: the native binding is checked first (a Node upgrade breaks it, and the
+ * user deserves a rebuild command, not a stack trace), then WAL, a busy timeout, and migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { HippoError } from '../../core/errors.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type Db = BetterSqlite3.Database;
+
+const require = createRequire(import.meta.url);
+
+function loadDriver(): typeof BetterSqlite3 {
+  try {
+    return require('better-sqlite3') as typeof BetterSqlite3;
+  } catch (e) {
+    throw new HippoError(
+      'STORAGE_UNAVAILABLE',
+      `The SQLite driver (better-sqlite3) could not be loaded on Node ${process.versions.node}: ${(e as Error).message.split('\n')[0]}. Rebuild it with: npm rebuild better-sqlite3`,
+    );
+  }
+}
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Milliseconds to wait for another writer before giving up. */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(path: string, { readonly = false, busyTimeoutMs = 10_000 }: OpenOptions = {}): Db {
+  const Driver = loadDriver();
+  let db: Db;
+  try {
+    if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Driver(path, { readonly, fileMustExist: readonly });
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -32000');
+  } catch (e) {
+    throw mapSqliteError(e, path);
+  }
+  if (!readonly) migrate(db, path);
+  return db;
+}
+
+function migrate(db: Db, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new HippoError(
+      'STORAGE_UNAVAILABLE',
+      `${path} was written by a newer Hippo (schema ${current} > ${latest}); upgrade Hippo`,
+    );
+  }
+  try {
+    db.transaction(() => {
+      for (const m of pending) {
+        db.exec(m.sql);
+        db.pragma(`user_version = ${m.version}`);
+      }
+    }).immediate();
+  } catch (e) {
+    throw mapSqliteError(e, path);
+  }
+}
+
+/** Turn driver errors into a HippoError a user can act on. */
+export function mapSqliteError(e: unknown, path: string): Error {
+  if (e instanceof HippoError) return e;
+  const err = e as { code?: string; message?: string };
+  const code = err.code ?? '';
+  const msg = err.message ?? String(e);
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is locked by another process; try again`, {
+      sqlite: code,
+    });
+  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY'))
+    return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is read-only; check its permissions`, {
+      sqlite: code,
+    });
+  if (code === 'SQLITE_CANTOPEN')
+    return new HippoError('STORAGE_UNAVAILABLE', `Cannot open the database ${path}: ${msg}`, { sqlite: code });
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
+    return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is damaged or not a database (${msg})`, {
+      sqlite: code,
+    });
+  if (code === 'SQLITE_FULL')
+    return new HippoError('STORAGE_UNAVAILABLE', `The disk holding ${path} is full`, { sqlite: code });
+  return e instanceof Error ? e : new Error(msg);
+}

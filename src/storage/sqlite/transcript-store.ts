@@ -1,0 +1,493 @@
+/** SQLite implementation of the TranscriptStore port. */
+import { statSync } from 'node:fs';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ParsedQuery } from '../../core/query.js';
+import { fallbackSnippet } from '../../core/snippet.js';
+import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
+import type {
+  Candidate,
+  FileCursor,
+  IssueRecord,
+  PreparedStep,
+  SearchFilters,
+  StepRecord,
+  StoreStats,
+  ThreadRecord,
+  TranscriptStore,
+  TranscriptWriter,
+} from '../../ports/transcript-store.js';
+import { allTermsExpr, anyTermsExpr } from './fts-query.js';
+import { type Db, mapSqliteError } from './open.js';
+
+const FTS_COLS = 'prompt, response, reasoning, tool_call, tool_output, idents, tool_idents';
+const FTS_VALUES_FROM_STEPS = `CASE WHEN kind = 'prompt' THEN text END,
+  CASE WHEN kind IN ('response', 'summary') THEN text END,
+  CASE WHEN kind = 'reasoning' THEN text END,
+  CASE WHEN kind = 'tool_call' THEN text END,
+  CASE WHEN kind = 'tool_result' THEN text END,
+  CASE WHEN kind IN ('tool_call', 'tool_result') THEN NULL ELSE idents END,
+  CASE WHEN kind IN ('tool_call', 'tool_result') THEN idents END`;
+const KIND_COLUMN: Record<StepKind, number> = {
+  prompt: 0,
+  response: 1,
+  summary: 1,
+  reasoning: 2,
+  tool_call: 3,
+  tool_result: 4,
+};
+const MAX_ISSUES_PER_FILE = 100;
+
+type Statement = BetterSqlite3.Statement<unknown[], unknown>;
+
+interface ThreadRow {
+  tid: number;
+  id: string;
+  agent: AgentId;
+  session_id: string;
+  project: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  source: string;
+  parent_id: string | null;
+  space: string;
+  step_count: number;
+}
+
+interface StepRow {
+  id: number;
+  tid: number;
+  step: number;
+  role: Role;
+  kind: StepKind;
+  text: string;
+  tool: string | null;
+  target: string | null;
+  ts: string | null;
+  line: number;
+  hash: number;
+}
+
+const toThread = (r: ThreadRow): ThreadRecord => ({
+  id: r.id,
+  agent: r.agent,
+  sessionId: r.session_id,
+  project: r.project ?? undefined,
+  title: r.title ?? undefined,
+  startedAt: r.started_at ?? undefined,
+  updatedAt: r.updated_at ?? undefined,
+  source: r.source,
+  parentId: r.parent_id ?? undefined,
+  space: r.space,
+  stepCount: r.step_count,
+});
+
+function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord {
+  return {
+    threadId: thread.id,
+    step: r.step,
+    role: r.role,
+    kind: r.kind,
+    text: r.text,
+    tool: r.tool ?? undefined,
+    target: r.target ?? undefined,
+    timestamp: r.ts ?? undefined,
+    source: { path: thread.source, line: r.line },
+  };
+}
+
+/** Extra SQL conditions on `s` (steps) and `t` (threads) for the filters. */
+function filterSql(f: SearchFilters): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.agents?.length) {
+    where.push(`t.agent IN (${f.agents.map(() => '?').join(',')})`);
+    params.push(...f.agents);
+  }
+  if (f.project) {
+    const p = f.project.replace(/\/+$/, '') || '/';
+    where.push(`(t.project = ? OR t.project LIKE ? ESCAPE '\\')`);
+    params.push(p, `${p.replace(/[\\%_]/g, '\\$&')}${p === '/' ? '' : '/'}%`);
+  }
+  if (f.thread) {
+    where.push('t.id = ?');
+    params.push(f.thread);
+  }
+  if (f.roles?.length) {
+    where.push(`s.role IN (${f.roles.map(() => '?').join(',')})`);
+    params.push(...f.roles);
+  }
+  if (f.since) {
+    where.push('s.ts >= ?');
+    params.push(f.since);
+  }
+  if (f.until) {
+    where.push('s.ts <= ?');
+    params.push(f.until);
+  }
+  return { where, params };
+}
+
+export function createSqliteTranscriptStore(db: Db, path: string): TranscriptStore {
+  const stmt = {
+    threadBySource: db.prepare<[string], { tid: number; id: string }>('SELECT tid, id FROM threads WHERE source = ?'),
+    threadById: db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?'),
+    insertThread: db.prepare(
+      `INSERT INTO threads (id, agent, session_id, project, title, started_at, updated_at, source, parent_id)
+       VALUES (@id, @agent, @sessionId, @project, @title, @startedAt, @updatedAt, @source, @parentId)
+       ON CONFLICT(id) DO UPDATE SET
+         project = COALESCE(excluded.project, threads.project),
+         title = COALESCE(threads.title, excluded.title),
+         started_at = MIN(COALESCE(threads.started_at, excluded.started_at), COALESCE(excluded.started_at, threads.started_at)),
+         updated_at = MAX(COALESCE(threads.updated_at, excluded.updated_at), COALESCE(excluded.updated_at, threads.updated_at)),
+         source = excluded.source,
+         parent_id = COALESCE(excluded.parent_id, threads.parent_id)`,
+    ),
+    tidOf: db.prepare<[string], { tid: number }>('SELECT tid FROM threads WHERE id = ?'),
+    stepAt: db.prepare<[number, number], { id: number; hash: number; kind: StepKind }>(
+      'SELECT id, hash, kind FROM steps WHERE tid = ? AND step = ?',
+    ),
+    insertStep: db.prepare(
+      `INSERT INTO steps (tid, step, role, kind, text, tool, target, ts, line, idents, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateStep: db.prepare(
+      `UPDATE steps SET role = ?, kind = ?, text = ?, tool = ?, target = ?, ts = ?, line = ?, idents = ?, hash = ?
+       WHERE id = ?`,
+    ),
+    updateStepMeta: db.prepare('UPDATE steps SET ts = ?, line = ? WHERE id = ?'),
+    insertFts: db.prepare(`INSERT INTO steps_fts (rowid, ${FTS_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    deleteFtsOne: db.prepare(
+      `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE id = ?`,
+    ),
+    deleteFtsFrom: db.prepare(
+      `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE tid = ? AND step >= ?`,
+    ),
+    deleteStepsFrom: db.prepare('DELETE FROM steps WHERE tid = ? AND step >= ?'),
+    stepNumbers: db.prepare<[number], { id: number; step: number }>('SELECT id, step FROM steps WHERE tid = ?'),
+    deleteStep: db.prepare('DELETE FROM steps WHERE id = ?'),
+    countSteps: db.prepare(
+      'UPDATE threads SET step_count = (SELECT COUNT(*) FROM steps WHERE steps.tid = threads.tid) WHERE id = ?',
+    ),
+    deleteThread: db.prepare('DELETE FROM threads WHERE tid = ?'),
+    saveCursor: db.prepare(
+      `INSERT OR REPLACE INTO files (path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash, state, indexed_at)
+       VALUES (@path, @agent, @threadId, @size, @mtimeMs, @inode, @offset, @lineNo, @headHash, @state, @at)`,
+    ),
+    deleteCursor: db.prepare('DELETE FROM files WHERE path = ?'),
+    countIssues: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM issues WHERE path = ?'),
+    insertIssue: db.prepare('INSERT INTO issues (path, line, message, at) VALUES (?, ?, ?, ?)'),
+    clearIssues: db.prepare('DELETE FROM issues WHERE path = ?'),
+    stepText: db.prepare<[number], { kind: StepKind; text: string }>('SELECT kind, text FROM steps WHERE id = ?'),
+  };
+
+  function ftsValues(kind: StepKind, text: string, idents: string): (string | null)[] {
+    const tool = kind === 'tool_call' || kind === 'tool_result';
+    const cols: (string | null)[] = [null, null, null, null, null, tool ? null : idents, tool ? idents : null];
+    cols[KIND_COLUMN[kind]] = text;
+    return cols;
+  }
+
+  function tidOrThrow(threadId: string): number {
+    const row = stmt.tidOf.get(threadId);
+    if (!row) throw new Error(`thread ${threadId} must be upserted before its steps`);
+    return row.tid;
+  }
+
+  const writer: TranscriptWriter = {
+    upsertThread(meta) {
+      stmt.insertThread.run({
+        id: meta.id,
+        agent: meta.agent,
+        sessionId: meta.sessionId,
+        project: meta.project ?? null,
+        title: meta.title ?? null,
+        startedAt: meta.startedAt ?? null,
+        updatedAt: meta.updatedAt ?? null,
+        source: meta.source,
+        parentId: meta.parentId ?? null,
+      });
+    },
+    upsertStep(threadId, s) {
+      const tid = tidOrThrow(threadId);
+      const old = stmt.stepAt.get(tid, s.step);
+      const args = [s.text, s.tool ?? null, s.target ?? null, s.timestamp ?? null, s.source.line, s.idents, s.hash];
+      if (!old) {
+        const { lastInsertRowid } = stmt.insertStep.run(tid, s.step, s.role, s.kind, ...args);
+        stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents));
+        return 'inserted';
+      }
+      if (old.hash === s.hash && old.kind === s.kind) {
+        stmt.updateStepMeta.run(s.timestamp ?? null, s.source.line, old.id);
+        return 'unchanged';
+      }
+      stmt.deleteFtsOne.run(old.id);
+      stmt.updateStep.run(s.role, s.kind, ...args, old.id);
+      stmt.insertFts.run(old.id, ...ftsValues(s.kind, s.text, s.idents));
+      return 'updated';
+    },
+    truncateSteps(threadId, from) {
+      const row = stmt.tidOf.get(threadId);
+      if (!row) return;
+      stmt.deleteFtsFrom.run(row.tid, from);
+      stmt.deleteStepsFrom.run(row.tid, from);
+    },
+    retainSteps(threadId, keep) {
+      const row = stmt.tidOf.get(threadId);
+      if (!row) return;
+      for (const s of stmt.stepNumbers.all(row.tid)) {
+        if (keep.has(s.step)) continue;
+        stmt.deleteFtsOne.run(s.id);
+        stmt.deleteStep.run(s.id);
+      }
+    },
+    refreshThreadCounts(threadId) {
+      stmt.countSteps.run(threadId);
+    },
+    saveCursor(c) {
+      stmt.saveCursor.run({
+        ...c,
+        at: new Date().toISOString(),
+      });
+    },
+    forgetFile(filePath) {
+      for (const t of stmt.threadBySource.all(filePath)) {
+        stmt.deleteFtsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
+        stmt.deleteStepsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
+        stmt.deleteThread.run(t.tid);
+      }
+      stmt.deleteCursor.run(filePath);
+      stmt.clearIssues.run(filePath);
+    },
+    addIssues(filePath, issues: ParseIssue[]) {
+      if (issues.length === 0) return;
+      let room = MAX_ISSUES_PER_FILE - (stmt.countIssues.get(filePath)?.n ?? 0);
+      const at = new Date().toISOString();
+      for (const i of issues) {
+        if (room-- <= 0) break;
+        stmt.insertIssue.run(i.path || filePath, i.line ?? null, i.message.slice(0, 500), at);
+      }
+    },
+    clearIssues(filePath) {
+      stmt.clearIssues.run(filePath);
+    },
+  };
+
+  const searchCache = new Map<string, Statement>();
+  function prepared(sql: string): Statement {
+    let s = searchCache.get(sql);
+    if (!s) {
+      s = db.prepare<unknown[]>(sql);
+      if (searchCache.size > 200) searchCache.clear();
+      searchCache.set(sql, s);
+    }
+    return s;
+  }
+
+  const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line, s.hash,
+    t.id AS thread_id, t.agent, t.project, t.title, t.source`;
+
+  function runCandidates(expr: string, filters: SearchFilters, limit: number): (Candidate & { rank: number })[] {
+    const { where, params } = filterSql(filters);
+    // Without filters, FTS5's own ORDER BY rank LIMIT is the fast path; the join happens on the
+    // few rows it returns. With filters, SQLite must filter before limiting.
+    const sql = where.length
+      ? `SELECT ${CANDIDATE_COLS}, f.rank AS rank FROM steps_fts f
+           JOIN steps s ON s.id = f.rowid JOIN threads t ON t.tid = s.tid
+           WHERE steps_fts MATCH ? AND ${where.join(' AND ')} ORDER BY f.rank LIMIT ?`
+      : `SELECT ${CANDIDATE_COLS}, c.rank AS rank FROM
+           (SELECT rowid, rank FROM steps_fts WHERE steps_fts MATCH ? ORDER BY rank LIMIT ?) c
+           JOIN steps s ON s.id = c.rowid JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
+    const args = where.length ? [expr, ...params, limit] : [expr, limit];
+    const rows = prepared(sql).all(...args) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      rowid: r.rowid as number,
+      rank: r.rank as number,
+      bm25: -(r.rank as number),
+      strict: false,
+      threadId: r.thread_id as string,
+      agent: r.agent as AgentId,
+      project: (r.project as string | null) ?? null,
+      title: (r.title as string | null) ?? null,
+      source: r.source as string,
+      step: r.step as number,
+      role: r.role as Role,
+      kind: r.kind as StepKind,
+      timestamp: (r.ts as string | null) ?? null,
+      line: r.line as number,
+      hash: r.hash as number,
+    }));
+  }
+
+  function guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw mapSqliteError(e, path);
+    }
+  }
+
+  return {
+    path,
+    listCursors() {
+      return guard(() =>
+        (db.prepare('SELECT * FROM files').all() as Record<string, unknown>[]).map((r) => ({
+          path: r.path as string,
+          agent: r.agent as AgentId,
+          threadId: (r.thread_id as string | null) ?? null,
+          size: r.size as number,
+          mtimeMs: r.mtime_ms as number,
+          inode: r.inode as number,
+          offset: r.offset as number,
+          lineNo: r.line_no as number,
+          headHash: r.head_hash as string,
+          state: (r.state as string | null) ?? null,
+        })),
+      );
+    },
+    threadSource(threadId) {
+      return stmt.threadById.get(threadId)?.source;
+    },
+    write(fn) {
+      return guard(() => db.transaction(() => fn(writer)).immediate());
+    },
+    candidates(query: ParsedQuery, filters, limit) {
+      return guard(() => {
+        const any = anyTermsExpr(query);
+        if (!any) return [];
+        const byRow = new Map<number, Candidate>();
+        const all = query.terms.length > 1 ? allTermsExpr(query) : null;
+        if (all) for (const c of runCandidates(all, filters, limit)) byRow.set(c.rowid, { ...c, strict: true });
+        for (const c of runCandidates(any, filters, limit)) if (!byRow.has(c.rowid)) byRow.set(c.rowid, c);
+        if (query.terms.length === 1) for (const c of byRow.values()) c.strict = true;
+        return [...byRow.values()];
+      });
+    },
+    snippet(rowid, query, maxTokens) {
+      const expr = anyTermsExpr(query);
+      if (!expr) return null;
+      const row = stmt.stepText.get(rowid);
+      if (!row) return null;
+      const col = KIND_COLUMN[row.kind];
+      const r = prepared(
+        `SELECT snippet(steps_fts, ${col}, '«', '»', '…', ${Math.max(4, Math.min(64, maxTokens))}) AS s
+         FROM steps_fts WHERE steps_fts MATCH ? AND rowid = ?`,
+      ).get(expr, rowid) as { s: string } | undefined;
+      // The match may lie only in the identifier column; then excerpt the text around the words.
+      if (r?.s?.includes('«')) return r.s;
+      return fallbackSnippet(row.text, query, maxTokens);
+    },
+    getThread(threadId) {
+      const r = stmt.threadById.get(threadId);
+      return r ? toThread(r) : undefined;
+    },
+    getSteps(threadId, from, to, limit) {
+      const t = stmt.threadById.get(threadId);
+      if (!t) return [];
+      const rows = db
+        .prepare<[number, number, number, number], StepRow>(
+          'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY step LIMIT ?',
+        )
+        .all(t.tid, from, to, limit);
+      return rows.map((r) => toStep(r, t));
+    },
+    stepWindow(threadId, step, before, after) {
+      const t = stmt.threadById.get(threadId);
+      if (!t) return [];
+      const earlier = db
+        .prepare<[number, number, number], StepRow>(
+          'SELECT * FROM steps WHERE tid = ? AND step < ? ORDER BY step DESC LIMIT ?',
+        )
+        .all(t.tid, step, before)
+        .reverse();
+      const later = db
+        .prepare<[number, number, number], StepRow>(
+          'SELECT * FROM steps WHERE tid = ? AND step >= ? ORDER BY step LIMIT ?',
+        )
+        .all(t.tid, step, after + 1);
+      return [...earlier, ...later].map((r) => toStep(r, t));
+    },
+    listThreads(filters, limit, offset) {
+      return guard(() => {
+        const { where, params } = filterSql({ ...filters, roles: undefined, since: undefined, until: undefined });
+        if (filters.since) {
+          where.push('t.updated_at >= ?');
+          params.push(filters.since);
+        }
+        if (filters.until) {
+          where.push('t.started_at <= ?');
+          params.push(filters.until);
+        }
+        const rows = db
+          .prepare(
+            `SELECT t.* FROM threads t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+             ORDER BY t.updated_at DESC NULLS LAST, t.tid DESC LIMIT ? OFFSET ?`,
+          )
+          .all(...params, limit, offset) as ThreadRow[];
+        return rows.map(toThread);
+      });
+    },
+    stats(): StoreStats {
+      return guard(() => {
+        const perAgent: StoreStats['perAgent'] = {};
+        const rows = db
+          .prepare(
+            `SELECT agent, COUNT(*) AS threads, SUM(step_count) AS steps, MAX(updated_at) AS last FROM threads GROUP BY agent`,
+          )
+          .all() as { agent: string; threads: number; steps: number; last: string | null }[];
+        for (const r of rows) perAgent[r.agent] = { threads: r.threads, steps: r.steps ?? 0, files: 0, lastUpdated: r.last };
+        const files = db.prepare('SELECT agent, COUNT(*) AS n FROM files GROUP BY agent').all() as {
+          agent: string;
+          n: number;
+        }[];
+        for (const f of files) {
+          perAgent[f.agent] ??= { threads: 0, steps: 0, files: 0, lastUpdated: null };
+          perAgent[f.agent].files = f.n;
+        }
+        const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+        let dbBytes = 0;
+        for (const suffix of ['', '-wal']) {
+          try {
+            dbBytes += statSync(path + suffix).size;
+          } catch {
+            // a missing WAL file is normal
+          }
+        }
+        return {
+          threads: one('SELECT COUNT(*) AS n FROM threads'),
+          steps: one('SELECT COUNT(*) AS n FROM steps'),
+          files: one('SELECT COUNT(*) AS n FROM files'),
+          issues: one('SELECT COUNT(*) AS n FROM issues'),
+          perAgent,
+          dbBytes,
+          path,
+        };
+      });
+    },
+    listIssues(limit) {
+      return db
+        .prepare('SELECT path, line, message, at FROM issues ORDER BY id DESC LIMIT ?')
+        .all(limit)
+        .map((r) => {
+          const x = r as { path: string; line: number | null; message: string; at: string };
+          return { path: x.path, line: x.line ?? undefined, message: x.message, at: x.at } satisfies IssueRecord;
+        });
+    },
+    integrityCheck() {
+      return guard(() => {
+        const problems: string[] = [];
+        const quick = db.pragma('quick_check', { simple: true }) as string;
+        if (quick !== 'ok') problems.push(`quick_check: ${quick}`);
+        try {
+          db.prepare(`INSERT INTO steps_fts(steps_fts, rank) VALUES ('integrity-check', 1)`).run();
+        } catch (e) {
+          problems.push(`full-text index: ${(e as Error).message}`);
+        }
+        return problems;
+      });
+    },
+    close() {
+      db.close();
+    },
+  };
+}

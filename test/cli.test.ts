@@ -1,0 +1,165 @@
+/** The command-line contract, end to end through the built `hippo` binary. */
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { after, test } from 'node:test';
+import { hippo } from './support/cli.js';
+import { claudeLine, claudePath, tempHome } from './support/home.js';
+
+const S1 = '0a0a0a0a-1111-4222-8333-444444444444';
+
+function seeded() {
+  const h = tempHome();
+  h.write(
+    claudePath(S1),
+    [
+      claudeLine(S1, 'user', 'Why are prices stale after a promotion ends?', '2026-11-02T09:00:00.000Z'),
+      claudeLine(
+        S1,
+        'assistant',
+        'We decided to drop the Redis cache: invalidation kept serving stale prices after promotions, and an in-process LRU is enough for 20k products.',
+        '2026-11-02T09:01:00.000Z',
+      ),
+      claudeLine(S1, 'user', 'ok, also check src/payments/webhook.ts for ERR_SOCKET_TIMEOUT', '2026-11-20T10:00:00.000Z'),
+    ].join('\n') + '\n',
+  );
+  return h;
+}
+
+test('search --json prints the documented shape with provenance', () => {
+  const h = seeded();
+  after(h.cleanup);
+  const r = hippo(['search', 'why did we drop the redis cache?', '--json'], h.env);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = r.json();
+  assert.equal(doc.query, 'why did we drop the redis cache?');
+  assert.equal(typeof doc.took_ms, 'number');
+  const hit = doc.hits[0];
+  assert.deepEqual(Object.keys(hit).sort(), [
+    'agent',
+    'kind',
+    'project',
+    'role',
+    'score',
+    'snippet',
+    'source',
+    'step',
+    'thread',
+    'timestamp',
+    'title',
+  ]);
+  assert.equal(hit.thread, `claude-code:${S1}`);
+  assert.equal(hit.agent, 'claude-code');
+  assert.equal(hit.project, '/home/dev/acme-shop');
+  assert.equal(hit.title, 'Why are prices stale after a promotion ends?');
+  assert.equal(hit.step, 1);
+  assert.equal(hit.role, 'assistant');
+  assert.equal(hit.timestamp, '2026-11-02T09:01:00.000Z');
+  assert.match(hit.snippet, /«Redis» «cache»/);
+  assert.equal(hit.source.path, `${h.home}/${claudePath(S1)}`);
+  assert.equal(hit.source.line, 2);
+});
+
+test('identifiers, filters and dates narrow the search', () => {
+  const h = seeded();
+  after(h.cleanup);
+  const ident = hippo(['search', 'webhook.ts', '--json'], h.env).json();
+  assert.equal(ident.hits[0]?.step, 2);
+  const code = hippo(['search', 'ERR_SOCKET_TIMEOUT', '--json'], h.env).json();
+  assert.equal(code.hits[0]?.step, 2, 'a whole identifier matches');
+  const partial = hippo(['search', 'socket_timeout', '--json'], h.env).json();
+  assert.equal(partial.hits[0]?.step, 2, 'part of an identifier matches too');
+  const parts = hippo(['search', 'socket timeout', '--json'], h.env).json();
+  assert.equal(parts.hits[0]?.step, 2, 'parts of ERR_SOCKET_TIMEOUT match');
+  const late = hippo(['search', 'redis OR webhook prices', '--since', '2026-11-10', '--json'], h.env).json();
+  assert.deepEqual(
+    late.hits.map((x: { step: number }) => x.step),
+    [2],
+  );
+  const early = hippo(['search', 'prices', '--until', '2026-11-02', '--role', 'user', '--json'], h.env).json();
+  assert.deepEqual(
+    early.hits.map((x: { step: number }) => x.step),
+    [0],
+  );
+  assert.equal(hippo(['search', 'prices', '--agent', 'codex', '--json'], h.env).json().hits.length, 0);
+  assert.equal(hippo(['search', 'prices', '--project', '/home/dev', '--json'], h.env).json().hits.length, 2);
+  assert.equal(hippo(['search', 'prices', '--project', '/home/other', '--json'], h.env).json().hits.length, 0);
+  assert.equal(hippo(['search', 'redis -stale', '--json'], h.env).json().hits.length, 0);
+});
+
+test('bad usage gets a clear error and exit code 2; --json errors are JSON', () => {
+  const h = seeded();
+  after(h.cleanup);
+  const agent = hippo(['search', 'x', '--agent', 'cursor', '--json'], h.env);
+  assert.equal(agent.status, 2);
+  assert.equal(agent.json().error.code, 'INVALID_INPUT');
+  assert.match(agent.json().error.message, /known: antigravity, claude-code, codex, gemini-cli/);
+  const date = hippo(['search', 'x', '--since', 'last tuesday'], h.env);
+  assert.equal(date.status, 2);
+  assert.match(date.stderr, /Cannot read the date "last tuesday"/);
+  const unknown = hippo(['show', 'claude-code:nope', '--json'], h.env);
+  assert.equal(unknown.status, 1);
+  assert.equal(unknown.json().error.code, 'NOT_FOUND');
+  assert.equal(hippo(['frobnicate'], h.env).status, 2);
+  const syntax = hippo(['search', '"unbalanced AND (', '--json'], h.env);
+  assert.equal(syntax.status, 0, 'bad query syntax falls back to a plain search');
+});
+
+test('show gives a window around a step and pages through a thread', () => {
+  const h = seeded();
+  after(h.cleanup);
+  hippo(['index'], h.env);
+  const win = hippo(['show', `claude-code:${S1}`, '--step', '1', '--window', '1', '--json'], h.env).json();
+  assert.deepEqual(
+    win.steps.map((s: { step: number }) => s.step),
+    [0, 1, 2],
+  );
+  assert.equal(win.steps[1].source.line, 2);
+  const page = hippo(['show', `claude-code:${S1}`, '--limit', '2', '--json'], h.env).json();
+  assert.equal(page.steps.length, 2);
+  assert.equal(page.next, 2);
+  const rest = hippo(['show', `claude-code:${S1}`, '--from', String(page.next), '--json'], h.env).json();
+  assert.deepEqual(
+    rest.steps.map((s: { step: number }) => s.step),
+    [2],
+  );
+  assert.equal(rest.next, null);
+});
+
+test('index --json summarises; a second run parses nothing; threads and stats agree', () => {
+  const h = seeded();
+  after(h.cleanup);
+  const first = hippo(['index', '--json'], h.env).json();
+  assert.equal(first.files.new, 1);
+  assert.equal(first.steps.written, 3);
+  const second = hippo(['index', '--json'], h.env).json();
+  assert.deepEqual([second.files.unchanged, second.steps.written], [1, 0]);
+  appendFileSync(`${h.home}/${claudePath(S1)}`, `${claudeLine(S1, 'assistant', 'Added the keep-alive agent.')}\n`);
+  const third = hippo(['index', '--json'], h.env).json();
+  assert.deepEqual([third.files.updated, third.steps.written], [1, 1]);
+  const threads = hippo(['threads', '--json'], h.env).json().threads;
+  assert.equal(threads.length, 1);
+  assert.equal(threads[0].stepCount, 4);
+  const stats = hippo(['stats', '--json'], h.env).json();
+  assert.equal(stats.perAgent['claude-code'].steps, 4);
+  const doctor = hippo(['doctor', '--json'], h.env);
+  assert.equal(doctor.status, 0);
+  assert.equal(doctor.json().ok, true);
+});
+
+test('quickstart on a machine with no transcripts indexes the bundled samples and shows a search', () => {
+  const h = tempHome();
+  after(h.cleanup);
+  const r = hippo(['quickstart', '--json'], h.env);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = r.json();
+  assert.equal(doc.demo, true);
+  for (const agent of ['antigravity', 'claude-code', 'codex', 'gemini-cli']) {
+    assert.ok(doc.index.agents[agent].seen >= 2, `samples for ${agent}`);
+  }
+  assert.equal(doc.index.issues, 0, 'the samples parse cleanly');
+  assert.ok(doc.search.hits.length > 0);
+  assert.match(doc.search.hits[0].snippet, /«Redis»/i);
+  const human = hippo(['quickstart'], h.env);
+  assert.match(human.stdout, /No agent transcripts found/);
+  assert.match(human.stdout, /hits? for "why did we drop the redis cache\?"/);
+});

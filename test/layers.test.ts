@@ -1,0 +1,63 @@
+/** The dependency rule of DESIGN.md, enforced: imports only point the allowed way. */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
+}
+
+/** The layer of a file under src/: `core`, `ports`, `storage/sqlite`, `sources/codex`, `interfaces/cli`, … */
+function layerOf(rel: string): string {
+  const parts = rel.split('/');
+  if (['storage', 'sources', 'interfaces'].includes(parts[0]) && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  return parts[0].replace(/\.ts$/, '');
+}
+
+const ALLOWED: Record<string, (target: string) => boolean> = {
+  core: (t) => t === 'core',
+  ports: (t) => t === 'core' || t === 'ports',
+  ingest: (t) => ['core', 'ports', 'ingest'].includes(t),
+  search: (t) => ['core', 'ports', 'search'].includes(t),
+  services: (t) => ['core', 'ports', 'ingest', 'search', 'services'].includes(t),
+  app: (t) => t !== 'interfaces' && !t.startsWith('interfaces/'),
+};
+
+function allowed(from: string, to: string): boolean {
+  if (from === to) return true;
+  if (ALLOWED[from]) return ALLOWED[from](to);
+  if (from.startsWith('storage/') || from.startsWith('sources/')) return ['core', 'ports'].includes(to);
+  if (from === 'sources') return to === 'core' || to === 'ports' || to.startsWith('sources/');
+  if (from === 'storage') return ['core', 'ports'].includes(to) || to.startsWith('storage/');
+  // The CLI's `hippo mcp` command starts the MCP server; no other interface reaches into another.
+  if (from === 'interfaces/cli' && to === 'interfaces/mcp') return true;
+  if (from.startsWith('interfaces/')) return ['app', 'services', 'core'].includes(to) || to === from;
+  return false;
+}
+
+test('imports follow the dependency rule', () => {
+  const violations: string[] = [];
+  for (const file of files(SRC)) {
+    const rel = relative(SRC, file);
+    if (rel.endsWith('.test.ts') || rel.includes('test-helpers')) continue;
+    const from = layerOf(rel);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const spec = m[1] ?? m[2];
+      if (from === 'core' && !spec.startsWith('.')) {
+        violations.push(`${rel}: core imports ${spec}`);
+        continue;
+      }
+      if (!spec.startsWith('.')) continue;
+      const target = relative(SRC, join(file, '..', spec));
+      const to = layerOf(target);
+      if (!allowed(from, to)) violations.push(`${rel} (${from}) imports ${spec} (${to})`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});

@@ -1,0 +1,81 @@
+/** Test support: temporary homes laid out like a real user's, and real-shaped transcript lines. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadConfig } from '../../src/app/config.js';
+import { createEngine, type Engine } from '../../src/app/engine.js';
+
+export interface TempHome {
+  /** The fake $HOME agents write under. */
+  home: string;
+  /** HIPPO_HOME for this test. */
+  hippoHome: string;
+  env: Record<string, string>;
+  engine(): Engine;
+  write(rel: string, text: string): string;
+  cleanup(): void;
+}
+
+export function tempHome(extraEnv: Record<string, string> = {}): TempHome {
+  const root = mkdtempSync(join(tmpdir(), 'hippo-test-'));
+  const home = join(root, 'home');
+  const hippoHome = join(root, 'hippo');
+  mkdirSync(home, { recursive: true });
+  const env = { HOME: home, HIPPO_HOME: hippoHome, PATH: process.env.PATH ?? '', ...extraEnv };
+  return {
+    home,
+    hippoHome,
+    env,
+    engine: () => createEngine(loadConfig({}, env)),
+    write(rel, text) {
+      const p = join(home, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+      return p;
+    },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+let counter = 0;
+const uuid = () => {
+  counter++;
+  const hex = counter.toString(16).padStart(12, '0');
+  return `00000000-0000-4000-8000-${hex}`;
+};
+
+/** One Claude Code transcript line (the real shape: uuid chain, cwd, sessionId, message). */
+export function claudeLine(
+  sessionId: string,
+  role: 'user' | 'assistant',
+  text: string,
+  at = '2026-11-20T10:00:00.000Z',
+): string {
+  const base = {
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/home/dev/acme-shop',
+    sessionId,
+    version: '2.0.14',
+    gitBranch: 'main',
+    type: role,
+    uuid: uuid(),
+    timestamp: at,
+  };
+  const message =
+    role === 'user'
+      ? { role: 'user', content: text }
+      : {
+          id: `msg_${uuid().slice(-12)}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text }],
+          stop_reason: null,
+          usage: { input_tokens: 10, output_tokens: 20 },
+        };
+  return JSON.stringify({ ...base, message });
+}
+
+export const claudePath = (sessionId: string) => `.claude/projects/-home-dev-acme-shop/${sessionId}.jsonl`;
