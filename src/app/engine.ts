@@ -11,8 +11,9 @@ import { ADAPTERS } from '../sources/registry.js';
 import { openDatabase } from '../storage/sqlite/open.js';
 import { createSqliteTranscriptStore } from '../storage/sqlite/transcript-store.js';
 import type { HippoConfig } from './config.js';
+import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 
-export interface Engine {
+export interface Engine extends KnowledgeServices {
   config: HippoConfig;
   transcripts: TranscriptService;
   store: TranscriptStore;
@@ -36,13 +37,15 @@ export function createEngine(config: HippoConfig, { readonly = false, locateHome
   const store = createSqliteTranscriptStore(db, config.dbPath);
   const locateEnv: LocateEnv = locateHome ? { home: locateHome, env: {} } : { home: config.home, env: config.env };
   const indexer = createIndexer({ store, adapters: ADAPTERS, env: locateEnv, policy: config.policy });
+  const transcripts = createTranscriptService(store, indexer);
   return {
+    ...createKnowledgeServices({ db, config, store, transcripts }),
     config,
     store,
     indexer,
     adapters: ADAPTERS,
     locateEnv,
-    transcripts: createTranscriptService(store, indexer),
+    transcripts,
     locate(agents) {
       const out: Record<string, TranscriptFile[]> = {};
       for (const a of ADAPTERS) if (!agents?.length || agents.includes(a.id)) out[a.id] = a.locate(locateEnv, () => {});

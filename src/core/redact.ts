@@ -141,19 +141,18 @@ function ci(word: string): string {
   return out;
 }
 
-const TOKEN_ALTERNATION = TOKEN_RULES.map((r) => `(${r.source})`).join('|');
 const G_PEM = 1;
 const G_TOKEN = 2;
-const G_SLACK_HOOK = G_TOKEN + TOKEN_RULES.length;
-const G_URL = G_SLACK_HOOK + 1;
-const G_SCHEME = G_URL + 1;
-const G_NAME = G_SCHEME + 1;
+const G_SLACK_HOOK = 3;
+const G_URL = 4;
+const G_SCHEME = 5;
+const G_NAME = 6;
 
 const SCAN = new RegExp(
   [
     '(-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)',
     // Not inside a base64 or identifier run: keeps images, hashes and `task-sk-…` out.
-    `(?<![A-Za-z0-9+/_-])(?:${TOKEN_ALTERNATION})`,
+    `(?<![A-Za-z0-9+/_-])(${TOKEN_RULES.map((r) => r.source).join('|')})`,
     '(hooks\\.slack\\.com/(?:services|workflows|triggers)/)',
     '(://)',
     `(?<![A-Za-z0-9_-])(${ci('bearer')}|${ci('basic')})[ \\t]{1,8}`,
@@ -162,7 +161,8 @@ const SCAN = new RegExp(
   'g',
 );
 
-const SPECIFIC = new RegExp(`^(?:${TOKEN_ALTERNATION})$`);
+/** The same token rules, anchored, one group each: which rule a whole value matches. */
+const SPECIFIC = new RegExp(`^(?:${TOKEN_RULES.map((r) => `(${r.source})`).join('|')})$`);
 const PEM_END = /-----END [A-Z0-9 ]{0,40}-----/y;
 const PEM_HEADER_LINE = /[A-Za-z][A-Za-z-]{0,31}: [^\r\n\\]{0,200}/y;
 const URL_CREDENTIALS = /([^\s:@/?#'"<>[\]]{0,128}):([^\s@/?#'"<>[\]]{1,256})@(?=[A-Za-z0-9[])/y;
@@ -361,14 +361,8 @@ function dispatch(s: State, m: RegExpExecArray): number {
     if (stop - end >= 8 && isVaried(s.text.slice(end, stop), 8)) replaceSpan(s, end, stop, 'slack-webhook');
     return stop;
   }
-  for (let i = 0; i < TOKEN_RULES.length; i++) {
-    if (m[G_TOKEN + i] === undefined) continue;
-    const rule = TOKEN_RULES[i];
-    if (rule.valid === undefined || rule.valid(m[0])) {
-      replaceSpan(s, start, end, rule.classify?.(m[0]) ?? rule.kind);
-    }
-    break;
-  }
+  const kind = specificKind(m[0]);
+  if (kind !== undefined) replaceSpan(s, start, end, kind);
   return end;
 }
 
@@ -475,7 +469,21 @@ interface NameInfo {
 }
 
 /** Decide whether the last segment of a name (`DB_PASSWORD`, `apiKey`, `x-api-key`) names a secret. */
+const nameCache = new Map<string, NameInfo | null>();
+
+/** Memoized: names repeat a lot (`input_tokens`, `apiKey`), and the answer depends on nothing else. */
 function classifyName(segment: string, envStyle: boolean): NameInfo | undefined {
+  const key = envStyle ? `=${segment}` : segment;
+  let info = nameCache.get(key);
+  if (info === undefined) {
+    if (nameCache.size >= 4096) nameCache.clear();
+    info = classifyWords(segment.replace(/^[-$@]+/, ''), envStyle) ?? null;
+    nameCache.set(key, info);
+  }
+  return info ?? undefined;
+}
+
+function classifyWords(segment: string, envStyle: boolean): NameInfo | undefined {
   const words = segment.match(SPLIT_WORDS)?.map((w) => w.toLowerCase());
   if (words === undefined || words.length === 0) return undefined;
   const last = words[words.length - 1];
@@ -538,15 +546,6 @@ function closingQuote(text: string, from: number, quote: string, escaped: boolea
 function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const text = s.text;
   const n = text.length;
-  let a = hitStart;
-  const minA = Math.max(0, hitStart - MAX_NAME_BACK);
-  while (a > minA && inTable(NAME_CHARS, text.charCodeAt(a - 1))) a--;
-  // `…\nAPI_KEY=` inside a JSON string: the `n` of the escape is not part of the name.
-  let escapedBreak = false;
-  if (a > 0 && text[a - 1] === '\\' && a < hitStart && 'ntr'.includes(text[a])) {
-    a++;
-    escapedBreak = true;
-  }
   let b = hitEnd;
   while (b < n && inTable(NAME_CHARS, text.charCodeAt(b))) b++;
   while (b > hitEnd && (text[b - 1] === '.' || text[b - 1] === '-')) b--;
@@ -565,18 +564,31 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
   if (!quotedKey && (text[i] === '?' || text[i] === '!') && text[i + 1] === ':') i++;
   const opStart = skipBlanks(text, i);
   const spaced = opStart > i;
+  const c = text[opStart];
+  // Most hits (`Object.keys(`, `tokens passed`) have no operator: leave before looking left.
+  const eq = c === '=' && text[opStart + 1] !== '=' && text[opStart + 1] !== '~';
+  const colon = c === ':' && text[opStart + 1] !== ':';
+  if (!eq && !colon && !(spaced && !quotedKey)) return b;
 
+  let a = hitStart;
+  const minA = Math.max(0, hitStart - MAX_NAME_BACK);
+  while (a > minA && inTable(NAME_CHARS, text.charCodeAt(a - 1))) a--;
+  // `…\nAPI_KEY=` inside a JSON string: the `n` of the escape is not part of the name.
+  let escapedBreak = false;
+  if (a > 0 && text[a - 1] === '\\' && a < hitStart && 'ntr'.includes(text[a])) {
+    a++;
+    escapedBreak = true;
+  }
   const flag = text[a] === '-';
   let op: 'eq' | 'colon' | 'space';
   let valueStart: number;
-  const c = text[opStart];
-  if (c === '=' && text[opStart + 1] !== '=' && text[opStart + 1] !== '~') {
+  if (eq) {
     op = 'eq';
     valueStart = opStart + (text[opStart + 1] === '>' ? 2 : 1);
-  } else if (c === ':' && text[opStart + 1] !== ':') {
+  } else if (colon) {
     op = 'colon';
     valueStart = opStart + (text[opStart + 1] === '=' ? 2 : 1);
-  } else if (spaced && !quotedKey && (flag || isQuote(c))) {
+  } else if (flag || isQuote(c)) {
     op = 'space';
     valueStart = opStart;
   } else return b;
@@ -586,9 +598,7 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const before = a > 0 ? text.charCodeAt(a - 1) : 10;
   const envStyle =
     tight && /^[A-Z][A-Z0-9_]*$/.test(name) && (a === 0 || escapedBreak || inTable(ENV_BEFORE, before));
-  const lastDot = name.lastIndexOf('.');
-  const segment = name.slice(lastDot + 1).replace(/^[-$@]+/, '');
-  const info = classifyName(segment, envStyle);
+  const info = classifyName(name.slice(name.lastIndexOf('.') + 1), envStyle);
   if (info === undefined) return b;
   if (op === 'space' && !flag && info.kind !== 'password') return b;
   // Query strings, connection strings and `--flag=value`: the value is a literal, never code.

@@ -4,33 +4,9 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
-import type { GlobalFlags } from './context.js';
+import { action, agentOpt, collect, jsonOpt } from './define.js';
+import { registerKnowledgeCommands } from './knowledge.js';
 import { fail } from './output.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-function globals(cmd: Command): GlobalFlags {
-  return cmd.optsWithGlobals() as GlobalFlags;
-}
-
-// Commander hands each action its options as an untyped bag; each command module declares the
-// shape it reads.
-// biome-ignore lint/suspicious/noExplicitAny: see above
-type Flags = GlobalFlags & Record<string, any>;
-
-/** Wrap an action: merge global flags, map errors once. Positional arguments come second. */
-function action(fn: (flags: Flags, ...positional: never[]) => Promise<unknown>) {
-  return async (...args: unknown[]) => {
-    const cmd = args.at(-1) as Command;
-    const flags = { ...globals(cmd) } as Flags;
-    const positional = args.slice(0, -2) as never[];
-    try {
-      await fn(flags, ...positional);
-    } catch (e) {
-      fail(e, !!flags.json);
-    }
-  };
-}
 
 export function buildProgram(): Command {
   const program = new Command('hippo')
@@ -41,8 +17,6 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run `hippo <command> --help` for usage)')
     .exitOverride();
 
-  const agentOpt = () => new Option('--agent <id>', 'only this agent (repeatable): antigravity, claude-code, codex, gemini-cli').argParser(collect);
-  const jsonOpt = () => new Option('--json', 'print one JSON document on stdout');
 
   program
     .command('quickstart')
@@ -118,6 +92,7 @@ export function buildProgram(): Command {
     .description('run the MCP server over stdio (for agents)')
     .action(action(async (flags) => (await import('./commands/mcp.js')).runMcp(flags)));
 
+  registerKnowledgeCommands(program);
   return program;
 }
 

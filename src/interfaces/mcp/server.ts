@@ -8,17 +8,19 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { VERSION } from '../../app/version.js';
 import { isHippoError } from '../../core/errors.js';
-import type { StoreStats, TranscriptService } from '../../services/transcripts.js';
+import type { Engine } from '../../app/engine.js';
+import { registerKnowledgeTools } from './knowledge-tools.js';
 import { renderHits, renderSteps, renderThreads } from './render.js';
 
 export interface McpDeps {
-  transcripts: TranscriptService;
-  stats: () => StoreStats;
-  /** Bring the index up to date; called before reads, at most every `refreshMs`. */
-  refresh?: () => void;
+  engine: Engine;
+  /** Bring the transcript index up to date before reads, at most every `refreshMs` (0 = never). */
   refreshMs?: number;
   log?: (message: string) => void;
 }
+
+/** Wraps a tool handler: refreshes the index when due and maps errors to an isError result. */
+export type Guard = <A>(fn: (args: A) => CallToolResult | Promise<CallToolResult>) => (args: A) => Promise<CallToolResult>;
 
 const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -30,7 +32,7 @@ const filterShape = {
   until: z.string().optional().describe('Up to this date (inclusive)'),
 };
 
-function errorResult(e: unknown): CallToolResult {
+export function errorResult(e: unknown): CallToolResult {
   const known = isHippoError(e);
   const hint =
     known && e.code === 'NOT_FOUND'
@@ -44,7 +46,10 @@ function errorResult(e: unknown): CallToolResult {
   };
 }
 
-export function buildMcpServer({ transcripts, stats, refresh, refreshMs = 2000, log = () => {} }: McpDeps): McpServer {
+export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: McpDeps): McpServer {
+  const { transcripts } = engine;
+  const stats = () => engine.stats();
+  const refresh = refreshMs > 0 ? () => void engine.transcripts.index() : undefined;
   const server = new McpServer(
     { name: 'hippo', version: VERSION },
     {
@@ -62,12 +67,12 @@ export function buildMcpServer({ transcripts, stats, refresh, refreshMs = 2000, 
       log(`index refresh failed: ${(e as Error).message}`);
     }
   }
-  const guarded =
-    <A>(fn: (args: A) => CallToolResult) =>
+  const guarded: Guard =
+    <A>(fn: (args: A) => CallToolResult | Promise<CallToolResult>) =>
     async (args: A): Promise<CallToolResult> => {
       try {
         fresh();
-        return fn(args);
+        return await fn(args);
       } catch (e) {
         return errorResult(e);
       }
@@ -151,5 +156,6 @@ export function buildMcpServer({ transcripts, stats, refresh, refreshMs = 2000, 
     }),
   );
 
+  registerKnowledgeTools(server, engine, guarded);
   return server;
 }

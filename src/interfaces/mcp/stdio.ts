@@ -7,12 +7,7 @@ import { buildMcpServer } from './server.js';
 export async function startStdioServer(flags: { home?: string; db?: string }): Promise<void> {
   const log = (m: string) => process.stderr.write(`hippo mcp: ${m}\n`);
   const engine = createEngine(loadConfig(flags));
-  const server = buildMcpServer({
-    transcripts: engine.transcripts,
-    stats: engine.stats,
-    refresh: () => engine.transcripts.index(),
-    log,
-  });
+  const server = buildMcpServer({ engine, log });
   const transport = new StdioServerTransport();
   const shutdown = async () => {
     await server.close().catch(() => {});

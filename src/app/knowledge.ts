@@ -1,0 +1,53 @@
+/**
+ * Wiring of the knowledge engine's services (memories, rules, skills, wiki, saved threads,
+ * working memory, context bundle, fs, export/import) over the same database as the transcripts.
+ * Each domain wires itself in app/wire/<domain>.ts; later domains get the earlier services.
+ */
+import type { TranscriptStore } from '../ports/transcript-store.js';
+import type { TranscriptService } from '../services/transcripts.js';
+import type { Db } from '../storage/sqlite/open.js';
+import type { HippoConfig } from './config.js';
+import { wireMemories } from './wire/memories.js';
+import { wireRules } from './wire/rules.js';
+import { wireSkills } from './wire/skills.js';
+import { wireWiki } from './wire/wiki.js';
+import { wireSavedThreads } from './wire/saved-threads.js';
+import { wireWorkingMemory } from './wire/working-memory.js';
+import { wireContextBundle } from './wire/context-bundle.js';
+import { wireFs } from './wire/fs.js';
+import { wirePortability } from './wire/portability.js';
+
+export interface KnowledgeContext {
+  db: Db;
+  config: HippoConfig;
+  store: TranscriptStore;
+  transcripts: TranscriptService;
+}
+
+export type PhaseAServices = ReturnType<typeof wireMemories> &
+  ReturnType<typeof wireRules> &
+  ReturnType<typeof wireSkills> &
+  ReturnType<typeof wireWiki> &
+  ReturnType<typeof wireSavedThreads>;
+export type KnowledgeServices = PhaseAServices &
+  ReturnType<typeof wireWorkingMemory> &
+  ReturnType<typeof wireContextBundle> &
+  ReturnType<typeof wireFs> &
+  ReturnType<typeof wirePortability>;
+
+export function createKnowledgeServices(ctx: KnowledgeContext): KnowledgeServices {
+  const a: PhaseAServices = {
+    ...wireMemories(ctx),
+    ...wireRules(ctx),
+    ...wireSkills(ctx),
+    ...wireWiki(ctx),
+    ...wireSavedThreads(ctx),
+  };
+  return {
+    ...a,
+    ...wireWorkingMemory(ctx, a),
+    ...wireContextBundle(ctx, a),
+    ...wireFs(ctx, a),
+    ...wirePortability(ctx, a),
+  };
+}

@@ -1,0 +1,4 @@
+/** `hippo` commands for context bundle (not built yet). */
+import type { Command } from 'commander';
+
+export function registerContextBundleCommands(_program: Command): void {}

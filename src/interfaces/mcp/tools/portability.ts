@@ -1,0 +1,6 @@
+/** MCP tools for portability (not built yet). */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Engine } from '../../../app/engine.js';
+import type { Guard } from '../server.js';
+
+export function registerPortabilityTools(_server: McpServer, _engine: Engine, _guard: Guard): void {}

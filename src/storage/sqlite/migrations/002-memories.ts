@@ -1,0 +1,2 @@
+/** memories (not built yet). */
+export const sql = '';

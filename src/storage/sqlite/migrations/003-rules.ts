@@ -1,0 +1,2 @@
+/** rules (not built yet). */
+export const sql = '';

@@ -1,0 +1,2 @@
+/** skills (not built yet). */
+export const sql = '';

@@ -1,0 +1,2 @@
+/** wiki (not built yet). */
+export const sql = '';

@@ -1,0 +1,2 @@
+/** saved threads (not built yet). */
+export const sql = '';

@@ -1,0 +1,2 @@
+/** working memory (not built yet). */
+export const sql = '';
