@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeArgs, decodeArgValue, describeToolCall } from './tool-call.js';
+
+describe('antigravity tool calls', () => {
+  it('decodes each JSON-encoded value and keeps undecodable ones as written', () => {
+    assert.equal(decodeArgValue('"src/db.py"'), 'src/db.py');
+    assert.equal(decodeArgValue('5000'), 5000);
+    assert.equal(decodeArgValue('true'), true);
+    assert.equal(decodeArgValue('npm test'), 'npm test');
+    assert.deepEqual(decodeArgs({ arguments: '{"TargetFile":"\\"a.ts\\""}' }), { TargetFile: 'a.ts' });
+    assert.deepEqual(decodeArgs({ args: 'not json' }), {});
+  });
+
+  it('picks the target by key priority and lowercases the tool name', () => {
+    assert.deepEqual(
+      describeToolCall({
+        name: 'Run_Command',
+        args: { CommandLine: '"psql -c \\"select 1\\""', Cwd: '"/home/dev/acme-shop"' },
+      }),
+      {
+        tool: 'run_command',
+        target: 'psql -c "select 1"',
+        text: 'run_command psql -c "select 1"',
+        cwd: '/home/dev/acme-shop',
+      },
+    );
+    assert.equal(
+      describeToolCall({ name: 'write_to_file', args: { TargetFile: '"/a/b.ts"', CodeContent: '"x"' } })
+        ?.target,
+      '/a/b.ts',
+    );
+    assert.equal(
+      describeToolCall({ name: 'default_api:view_file', args: { AbsolutePath: '"/a"' } })?.tool,
+      'view_file',
+    );
+  });
+
+  it('renders args on one line, capped, when there is no target', () => {
+    const call = describeToolCall({
+      name: 'search_web',
+      args: { query: JSON.stringify(`postgres ${'tsvector '.repeat(40)}`) },
+    });
+    assert.ok(call);
+    assert.equal(call.target, undefined);
+    assert.ok(call.text.startsWith('search_web query=postgres tsvector tsvector'));
+    assert.equal(call.text.length, 'search_web '.length + 200);
+    assert.ok(call.text.endsWith('…'));
+    assert.equal(
+      describeToolCall({ name: 'list_permissions', args: { toolAction: '"Listing"' } })?.text,
+      'list_permissions',
+    );
+    assert.equal(describeToolCall({ args: {} }), undefined);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Finds Gemini CLI chat recordings: `<GEMINI_CLI_HOME or home>/.gemini/tmp/<project>/chats/`
+ * (`<project>` is a SHA-256 of the project path in older releases, a slug such as `acme-shop` in
+ * newer ones). In there:
+ * - `session-*.jsonl` → lines; `session-*.json` → document, unless a `.jsonl` of the same name
+ *   exists: resuming an old session migrates it into `<name>.jsonl` and leaves the `.json`
+ *   behind, and both carry the same sessionId;
+ * - `<parentSessionId>/*.jsonl` → subagent sessions.
+ * `logs.json` (prompts only), checkpoints, plans and `tmp/bin` are ignored. Listings only.
+ */
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ParseIssue } from '../../core/types.js';
+import type { LocateEnv, TranscriptFile } from '../../ports/source.js';
+
+const SESSION_LINES = /^session-.+\.jsonl$/;
+const SESSION_DOCUMENT = /^session-.+\.json$/;
+
+/** Every Gemini CLI session file on this machine. */
+export function locateGeminiCli(env: LocateEnv, report: (issue: ParseIssue) => void): TranscriptFile[] {
+  const base = env.env.GEMINI_CLI_HOME?.trim() || env.home;
+  const tmp = join(base, '.gemini', 'tmp');
+  const found: TranscriptFile[] = [];
+  for (const project of listDir(tmp, report)) {
+    if (!project.isDirectory()) continue;
+    const chats = join(tmp, project.name, 'chats');
+    const entries = listDir(chats, report);
+    const names = new Set(entries.map((e) => e.name));
+    for (const e of entries) {
+      const path = join(chats, e.name);
+      if (e.isDirectory()) {
+        for (const sub of listDir(path, report)) {
+          if (isFileLike(sub) && sub.name.endsWith('.jsonl'))
+            found.push({ path: join(path, sub.name), mode: 'lines' });
+        }
+      } else if (!isFileLike(e)) {
+      } else if (SESSION_LINES.test(e.name)) {
+        found.push({ path, mode: 'lines' });
+      } else if (SESSION_DOCUMENT.test(e.name) && !names.has(`${e.name}l`)) {
+        found.push({ path, mode: 'document' });
+      }
+    }
+  }
+  return found;
+}
+
+function isFileLike(e: Dirent): boolean {
+  return e.isFile() || e.isSymbolicLink();
+}
+
+/** Entries of `dir`; [] when it does not exist (or is not a directory), reported when unreadable. */
+function listDir(dir: string, report: (issue: ParseIssue) => void): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      report({ path: dir, message: `cannot read directory: ${code ?? (e as Error).message}` });
+    }
+    return [];
+  }
+}

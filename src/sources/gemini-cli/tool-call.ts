@@ -1,0 +1,105 @@
+/**
+ * Gemini CLI tool calls: `toolCalls[{id, name, args, status, result, resultDisplay?, timestamp}]`
+ * on a `gemini` message. The call and its outcome live in the same record, so pairing is by the
+ * record itself; a later rewrite of the message (same id) fills in the result.
+ */
+import { asString, isRecord, squash } from '../../core/text.js';
+import type { StepDraft } from './step-draft.js';
+import { toIso } from './timestamps.js';
+
+/**
+ * Arg keys naming what a call acts on, most specific first: file tools (`file_path`, older
+ * `absolute_path`), the shell's `command` (before `dir_path`/`directory`, which only say where it
+ * ran), then directories and search patterns.
+ */
+const TARGET_KEYS = ['file_path', 'absolute_path', 'command', 'path', 'dir_path', 'directory', 'pattern'];
+
+/** Statuses of a call that failed; their result text gets `[error] `. */
+const FAILED = new Set(['error', 'cancelled']);
+
+const MAX_ARGS_TEXT = 200;
+
+/** What the call acted on: the first target arg, or `paths` (read_many_files) joined. */
+export function toolTarget(args: Record<string, unknown>): string | undefined {
+  for (const key of TARGET_KEYS) {
+    const v = args[key];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  if (Array.isArray(args.paths)) {
+    const paths = args.paths.filter((p): p is string => typeof p === 'string' && p !== '');
+    if (paths.length > 0) return paths.join(', ');
+  }
+  return undefined;
+}
+
+/**
+ * Output of a finished call. `result` holds what the model saw: functionResponse parts
+ * (`response.output`, or `response.error` for a failure) and sometimes plain text parts;
+ * `resultDisplay` (what the terminal showed: a string, or `{fileDiff, …}` for edits) is the
+ * fallback when `result` is empty.
+ */
+export function toolResultText(call: Record<string, unknown>): { text: string; failed: boolean } {
+  const pieces: string[] = [];
+  let failed = false;
+  const result = call.result;
+  const parts = Array.isArray(result) ? result : result === undefined || result === null ? [] : [result];
+  for (const part of parts) {
+    if (typeof part === 'string') pieces.push(part);
+    else if (isRecord(part) && isRecord(part.functionResponse)) {
+      const response = part.functionResponse.response;
+      if (!isRecord(response)) continue;
+      if (typeof response.output === 'string') pieces.push(response.output);
+      else if (typeof response.error === 'string') {
+        pieces.push(response.error);
+        failed = true;
+      } else if (Object.keys(response).length > 0) pieces.push(JSON.stringify(response));
+    } else if (isRecord(part) && typeof part.text === 'string') pieces.push(part.text);
+  }
+  let text = pieces.join('\n').trim();
+  if (!text) text = displayText(call.resultDisplay);
+  return { text, failed };
+}
+
+function displayText(display: unknown): string {
+  if (typeof display === 'string') return display.trim();
+  if (isRecord(display) && typeof display.fileDiff === 'string') return display.fileDiff.trim();
+  return isRecord(display) || Array.isArray(display) ? JSON.stringify(display) : '';
+}
+
+/** The tool_call step of one record and, once it has an outcome, its tool_result step. */
+export function toolCallDrafts(raw: unknown, messageTs: string | undefined): StepDraft[] {
+  if (!isRecord(raw)) return [];
+  const name = asString(raw.name)?.trim();
+  if (!name) return [];
+  const tool = name.toLowerCase();
+  const args = isRecord(raw.args) ? raw.args : {};
+  const target = toolTarget(args);
+  const call: StepDraft = { role: 'assistant', kind: 'tool_call', text: callText(tool, target, args), tool };
+  if (target) call.target = target;
+  if (messageTs) call.timestamp = messageTs;
+
+  const status = asString(raw.status) ?? '';
+  const { text, failed } = toolResultText(raw);
+  const isFailure = failed || FAILED.has(status);
+  // Still scheduled / awaiting approval / executing: the rewrite that finishes it adds the result.
+  if (!text && !isFailure) return [call];
+  const result: StepDraft = {
+    role: 'tool',
+    kind: 'tool_result',
+    text: isFailure ? `[error] ${text || status || 'failed'}` : text,
+    tool,
+  };
+  if (target) result.target = target;
+  const ts = toIso(raw.timestamp) ?? messageTs;
+  if (ts) result.timestamp = ts;
+  return [call, result];
+}
+
+function callText(tool: string, target: string | undefined, args: Record<string, unknown>): string {
+  if (target) return `${tool} ${target}`;
+  const parts = Object.entries(args).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  if (parts.length === 0) return tool;
+  let rendered = squash(parts.join(' '));
+  if (rendered.length > MAX_ARGS_TEXT) rendered = `${rendered.slice(0, MAX_ARGS_TEXT - 1)}…`;
+  return `${tool} ${rendered}`;
+}
