@@ -7,6 +7,13 @@ export function isAgentId(value: string): value is AgentId {
   return (AGENT_IDS as readonly string[]).includes(value);
 }
 
+/**
+ * The agent recorded for a saved thread whose client app is none of AGENT_IDS (a thread saved
+ * from another tool); the app's own name is kept with the saved thread.
+ */
+export const OTHER_AGENT = 'other';
+export type ThreadAgent = AgentId | typeof OTHER_AGENT;
+
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
 export type StepKind = 'prompt' | 'response' | 'reasoning' | 'tool_call' | 'tool_result' | 'summary';
 
@@ -34,7 +41,8 @@ export interface Step {
 /** Thread metadata; `id` is `<agent>:<native session id>` and stable across re-index. */
 export interface ThreadMeta {
   id: string;
-  agent: AgentId;
+  /** The agent that wrote the transcript; `other` only for saved threads from other apps. */
+  agent: ThreadAgent;
   sessionId: string;
   /** Absolute working directory / workspace when known. */
   project?: string;

@@ -14,6 +14,8 @@ import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
 import { BufferedSink } from './buffered-sink.js';
+
+type Drained = ReturnType<BufferedSink['drain']>;
 import { readLines } from './line-reader.js';
 import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
 
@@ -102,7 +104,7 @@ export function createIndexer({
   adapters,
   env,
   policy = DEFAULT_POLICY,
-  batchSteps = 2000,
+  batchSteps = 4000,
   maxLineBytes = 32 * 1024 * 1024,
   maxDocumentBytes = 256 * 1024 * 1024,
 }: IndexerOptions): Indexer {
@@ -112,8 +114,10 @@ export function createIndexer({
   class FileJob {
     readonly sink = new BufferedSink();
     threadId: string | null;
-    steps = 0;
-    issues = 0;
+    /** Highest step number written by this run; with `fresh`, truncating above it is a no-op. */
+    private maxWritten = Number.NEGATIVE_INFINITY;
+    /** Step numbers written by this run (a re-emitted step must replace, not insert). */
+    private readonly written = new Set<number>();
     private minTs: string | undefined;
     private maxTs: string | undefined;
 
@@ -123,6 +127,10 @@ export function createIndexer({
       readonly st: Stats,
       readonly head: Buffer,
       cursorThread: string | null,
+      /** Counters for this file's agent, updated as writes are applied. */
+      readonly sum: AgentSummary,
+      /** Nothing from this file is stored yet (new, or forgotten before re-reading). */
+      readonly fresh: boolean,
     ) {
       this.threadId = cursorThread;
     }
@@ -151,11 +159,10 @@ export function createIndexer({
       };
     }
 
-    /** Apply buffered ops; `keep` (document mode) removes steps the file no longer has. */
-    apply(w: TranscriptWriter, keep?: Set<number>): void {
-      const { ops, issues } = this.sink.drain();
+    /** Apply drained ops; `keep` (document mode) removes steps the file no longer has. */
+    apply(w: TranscriptWriter, { ops, issues }: Drained, keep?: Set<number>): void {
       w.addIssues(this.path, issues);
-      this.issues += issues.length;
+      this.sum.issues += issues.length;
       const hasSteps = ops.some((o) => o.type === 'step');
       if (!hasSteps && !this.threadId && !keep) return;
       for (const o of ops) {
@@ -166,15 +173,18 @@ export function createIndexer({
       if (!hasSteps && !this.threadId) return;
       const id = this.resolveThread();
       w.upsertThread(this.meta(id));
+      const rewritten = this.written;
       for (const o of ops) {
         if (o.type === 'truncate') {
-          w.truncateSteps(id, o.from);
+          if (!this.fresh || o.from <= this.maxWritten) w.truncateSteps(id, o.from);
           continue;
         }
         const prepared = prepareStep(o.step, policy);
         if (!prepared) continue;
         keep?.add(prepared.step);
-        if (w.upsertStep(id, prepared) !== 'unchanged') this.steps++;
+        if (prepared.step > this.maxWritten) this.maxWritten = prepared.step;
+        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(prepared.step)) !== 'unchanged') this.sum.steps++;
+        rewritten.add(prepared.step);
       }
       if (keep) w.retainSteps(id, keep);
       w.refreshThreadCounts(id);
@@ -196,6 +206,29 @@ export function createIndexer({
     }
   }
 
+  // Writes from several files share a transaction (FTS5 pays per commit); each file's steps and
+  // its cursor always commit together, so a crash loses nothing and duplicates nothing.
+  let pending: ((w: TranscriptWriter) => void)[] = [];
+  let pendingOps = 0;
+  function enqueue(job: FileJob, cursor: FileCursor, keep?: Set<number>): void {
+    const drained = job.sink.drain();
+    pending.push((w) => {
+      job.apply(w, drained, keep);
+      w.saveCursor({ ...cursor, threadId: job.threadId });
+    });
+    pendingOps += drained.ops.length + 1;
+    if (pendingOps >= batchSteps) flushPending();
+  }
+  function flushPending(): void {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    pendingOps = 0;
+    store.write((w) => {
+      for (const fn of batch) fn(w);
+    });
+  }
+
   function indexLines(job: FileJob, fd: number, cursor: FileCursor | undefined, resume: boolean): void {
     const { adapter, path } = job;
     let state: unknown;
@@ -206,11 +239,7 @@ export function createIndexer({
     const parser = adapter.createLineParser(path, state);
     let offset = resume && cursor ? cursor.offset : 0;
     let lineNo = resume && cursor ? cursor.lineNo : 0;
-    const flush = (snapshot: unknown) =>
-      store.write((w) => {
-        job.apply(w);
-        w.saveCursor(job.cursor(offset, lineNo, snapshot));
-      });
+    const flush = (snapshot: unknown) => enqueue(job, job.cursor(offset, lineNo, snapshot));
     const lines = readLines(fd, offset, lineNo + 1, maxLineBytes);
     for (;;) {
       const next = lines.next();
@@ -248,10 +277,7 @@ export function createIndexer({
       got += n;
     }
     adapter.parseDocument(path, buf.subarray(0, got).toString('utf8'), job.sink);
-    store.write((w) => {
-      job.apply(w, new Set());
-      w.saveCursor(job.cursor(got, 0, undefined));
-    });
+    enqueue(job, job.cursor(got, 0, undefined), new Set());
   }
 
   function indexFile(
@@ -260,17 +286,17 @@ export function createIndexer({
     cursor: FileCursor | undefined,
     full: boolean,
     sum: AgentSummary,
-  ): number {
+  ): void {
     let st: Stats;
     try {
       st = statSync(file.path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0; // vanished since locate
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // vanished since locate
       throw e;
     }
     if (!full && cursor && cursor.size === st.size && cursor.mtimeMs === st.mtimeMs && cursor.inode === st.ino) {
       sum.unchanged++;
-      return 0;
+      return;
     }
     const fd = openSync(file.path, 'r');
     try {
@@ -280,15 +306,24 @@ export function createIndexer({
       if (cursor && !full && file.mode === 'lines' && cursor.inode === now.ino && now.size >= cursor.offset) {
         resume = sha1(head.subarray(0, Math.min(HEAD_BYTES, cursor.offset))) === cursor.headHash;
       }
-      if (cursor && !resume && file.mode === 'lines') store.write((w) => w.forgetFile(file.path));
-      const job = new FileJob(adapter, file.path, now, head, resume || file.mode === 'document' ? (cursor?.threadId ?? null) : null);
+      if (cursor && !resume && file.mode === 'lines') {
+        flushPending();
+        store.write((w) => w.forgetFile(file.path));
+      }
+      const job = new FileJob(
+        adapter,
+        file.path,
+        now,
+        head,
+        resume || file.mode === 'document' ? (cursor?.threadId ?? null) : null,
+        sum,
+        !cursor || (file.mode === 'lines' && !resume),
+      );
       if (file.mode === 'lines') indexLines(job, fd, cursor, resume);
       else indexDocument(job, fd);
       if (cursor) sum.updated++;
       else sum.new++;
-      sum.steps += job.steps;
-      sum.issues += job.issues;
-      return job.steps;
+
     } finally {
       closeSync(fd);
     }
@@ -351,6 +386,7 @@ export function createIndexer({
         }
         onProgress?.(++done, work.length, file.path);
       }
+      flushPending();
       for (const sum of Object.values(summary.agents)) {
         for (const k of ['seen', 'new', 'updated', 'unchanged', 'removed', 'skipped'] as const) summary.files[k] += sum[k];
         summary.steps.written += sum.steps;

@@ -49,5 +49,6 @@ export function prepareStep(step: Step, policy: IndexPolicy): PreparedStep | nul
   const text = isOutput ? reduceToolOutput(clean, limit, total) : capText(clean, limit, total);
   if (text.trim() === '') return null;
   const target = step.target ? redact(step.target).text : undefined;
-  return { ...step, text, target, idents: identTerms(`${target ?? ''} ${text}`), hash: fnv1a(text) };
+  const idents = target ? `${identTerms(target)} ${identTerms(text)}`.trim() : identTerms(text);
+  return { ...step, text, target, idents, hash: fnv1a(text) };
 }

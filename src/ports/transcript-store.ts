@@ -82,8 +82,11 @@ export interface IssueRecord extends ParseIssue {
 export interface TranscriptWriter {
   /** Create or update a thread (title kept once set; started_at min, updated_at max). */
   upsertThread(meta: ThreadMeta): void;
-  /** Insert or replace a step; unchanged content is a no-op. */
-  upsertStep(threadId: string, step: PreparedStep): 'inserted' | 'updated' | 'unchanged';
+  /**
+   * Insert or replace a step; unchanged content is a no-op. `likelyNew` (a file read from its
+   * start) skips the lookup and inserts straight away, falling back to replace on a conflict.
+   */
+  upsertStep(threadId: string, step: PreparedStep, likelyNew?: boolean): 'inserted' | 'updated' | 'unchanged';
   /** Delete steps numbered >= from. */
   truncateSteps(threadId: string, from: number): void;
   /** Delete the steps of a thread whose numbers are not in `keep`. */

@@ -19,7 +19,9 @@ export function termExpr(t: QueryTerm): string {
       const parts = identParts(t.text);
       const alts = new Set<string>();
       if (joined) alts.add(quote(joined));
-      if (parts.length > 1) alts.add(quote(parts.join(' ')));
+      // The parts anywhere in the step: `handleWebhook.ts` finds `handle_webhook.ts` and the
+      // camelCase parts indexed beside the text.
+      if (parts.length > 1) alts.add(`(${parts.map(quote).join(' AND ')})`);
       else if (parts.length === 1) alts.add(quote(parts[0]));
       return alts.size > 1 ? `(${[...alts].join(' OR ')})` : ([...alts][0] ?? '');
     }
@@ -36,6 +38,19 @@ export function anyTermsExpr(q: ParsedQuery): string | null {
   const parts = q.terms.map(termExpr).filter(Boolean);
   if (parts.length === 0) return null;
   return withExclusions(parts.join(' OR '), q);
+}
+
+/**
+ * Rows that match one of the `rare` terms, ranked by every term: `(rare…) AND (all…)` matches the
+ * same rows as the rare terms alone (cheap to rank), while bm25 still credits the common terms
+ * those rows also contain.
+ */
+export function rareTermsExpr(q: ParsedQuery, rare: QueryTerm[]): string | null {
+  const all = q.terms.map(termExpr).filter(Boolean);
+  const some = rare.map(termExpr).filter(Boolean);
+  if (some.length === 0) return null;
+  if (some.length === all.length) return anyTermsExpr(q);
+  return withExclusions(`(${some.join(' OR ')}) AND (${all.join(' OR ')})`, q);
 }
 
 /** Every term must match: the strict tier. */

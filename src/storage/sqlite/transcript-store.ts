@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ParsedQuery } from '../../core/query.js';
-import { fallbackSnippet } from '../../core/snippet.js';
+import { makeSnippet } from '../../core/snippet.js';
 import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
 import type {
   Candidate,
@@ -16,8 +16,8 @@ import type {
   TranscriptStore,
   TranscriptWriter,
 } from '../../ports/transcript-store.js';
-import { allTermsExpr, anyTermsExpr } from './fts-query.js';
 import { type Db, mapSqliteError } from './open.js';
+import { createRetriever, filterSql } from './retrieval.js';
 
 const FTS_COLS = 'prompt, response, reasoning, tool_call, tool_output, idents, tool_idents';
 const FTS_VALUES_FROM_STEPS = `CASE WHEN kind = 'prompt' THEN text END,
@@ -96,41 +96,11 @@ function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord 
   };
 }
 
-/** Extra SQL conditions on `s` (steps) and `t` (threads) for the filters. */
-function filterSql(f: SearchFilters): { where: string[]; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (f.agents?.length) {
-    where.push(`t.agent IN (${f.agents.map(() => '?').join(',')})`);
-    params.push(...f.agents);
-  }
-  if (f.project) {
-    const p = f.project.replace(/\/+$/, '') || '/';
-    where.push(`(t.project = ? OR t.project LIKE ? ESCAPE '\\')`);
-    params.push(p, `${p.replace(/[\\%_]/g, '\\$&')}${p === '/' ? '' : '/'}%`);
-  }
-  if (f.thread) {
-    where.push('t.id = ?');
-    params.push(f.thread);
-  }
-  if (f.roles?.length) {
-    where.push(`s.role IN (${f.roles.map(() => '?').join(',')})`);
-    params.push(...f.roles);
-  }
-  if (f.since) {
-    where.push('s.ts >= ?');
-    params.push(f.since);
-  }
-  if (f.until) {
-    where.push('s.ts <= ?');
-    params.push(f.until);
-  }
-  return { where, params };
-}
-
 export function createSqliteTranscriptStore(db: Db, path: string): TranscriptStore {
   const stmt = {
-    threadBySource: db.prepare<[string], { tid: number; id: string }>('SELECT tid, id FROM threads WHERE source = ?'),
+    threadBySource: db.prepare<[string], { tid: number; id: string }>(
+      'SELECT tid, id FROM threads WHERE source = ?',
+    ),
     threadById: db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?'),
     insertThread: db.prepare(
       `INSERT INTO threads (id, agent, session_id, project, title, started_at, updated_at, source, parent_id)
@@ -164,7 +134,9 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE tid = ? AND step >= ?`,
     ),
     deleteStepsFrom: db.prepare('DELETE FROM steps WHERE tid = ? AND step >= ?'),
-    stepNumbers: db.prepare<[number], { id: number; step: number }>('SELECT id, step FROM steps WHERE tid = ?'),
+    stepNumbers: db.prepare<[number], { id: number; step: number }>(
+      'SELECT id, step FROM steps WHERE tid = ?',
+    ),
     deleteStep: db.prepare('DELETE FROM steps WHERE id = ?'),
     countSteps: db.prepare(
       'UPDATE threads SET step_count = (SELECT COUNT(*) FROM steps WHERE steps.tid = threads.tid) WHERE id = ?',
@@ -178,19 +150,33 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     countIssues: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM issues WHERE path = ?'),
     insertIssue: db.prepare('INSERT INTO issues (path, line, message, at) VALUES (?, ?, ?, ?)'),
     clearIssues: db.prepare('DELETE FROM issues WHERE path = ?'),
-    stepText: db.prepare<[number], { kind: StepKind; text: string }>('SELECT kind, text FROM steps WHERE id = ?'),
+    stepText: db.prepare<[number], { kind: StepKind; text: string }>(
+      'SELECT kind, text FROM steps WHERE id = ?',
+    ),
   };
 
   function ftsValues(kind: StepKind, text: string, idents: string): (string | null)[] {
     const tool = kind === 'tool_call' || kind === 'tool_result';
-    const cols: (string | null)[] = [null, null, null, null, null, tool ? null : idents, tool ? idents : null];
+    const cols: (string | null)[] = [
+      null,
+      null,
+      null,
+      null,
+      null,
+      tool ? null : idents,
+      tool ? idents : null,
+    ];
     cols[KIND_COLUMN[kind]] = text;
     return cols;
   }
 
+  // The last thread written: consecutive steps nearly always belong to it.
+  let lastThread: { id: string; tid: number } | undefined;
   function tidOrThrow(threadId: string): number {
+    if (lastThread?.id === threadId) return lastThread.tid;
     const row = stmt.tidOf.get(threadId);
     if (!row) throw new Error(`thread ${threadId} must be upserted before its steps`);
+    lastThread = { id: threadId, tid: row.tid };
     return row.tid;
   }
 
@@ -208,15 +194,23 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         parentId: meta.parentId ?? null,
       });
     },
-    upsertStep(threadId, s) {
+    upsertStep(threadId, s, likelyNew = false) {
       const tid = tidOrThrow(threadId);
-      const old = stmt.stepAt.get(tid, s.step);
       const args = [s.text, s.tool ?? null, s.target ?? null, s.timestamp ?? null, s.source.line, s.idents, s.hash];
-      if (!old) {
+      const insert = () => {
         const { lastInsertRowid } = stmt.insertStep.run(tid, s.step, s.role, s.kind, ...args);
         stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents));
-        return 'inserted';
+        return 'inserted' as const;
+      };
+      if (likelyNew) {
+        try {
+          return insert();
+        } catch (e) {
+          if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw e;
+        }
       }
+      const old = stmt.stepAt.get(tid, s.step);
+      if (!old) return insert();
       if (old.hash === s.hash && old.kind === s.kind) {
         stmt.updateStepMeta.run(s.timestamp ?? null, s.source.line, old.id);
         return 'unchanged';
@@ -255,6 +249,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         stmt.deleteFtsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
         stmt.deleteStepsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
         stmt.deleteThread.run(t.tid);
+        if (lastThread?.tid === t.tid) lastThread = undefined;
       }
       stmt.deleteCursor.run(filePath);
       stmt.clearIssues.run(filePath);
@@ -273,6 +268,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     },
   };
 
+  const retriever = createRetriever(db);
   const searchCache = new Map<string, Statement>();
   function prepared(sql: string): Statement {
     let s = searchCache.get(sql);
@@ -282,41 +278,6 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       searchCache.set(sql, s);
     }
     return s;
-  }
-
-  const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line, s.hash,
-    t.id AS thread_id, t.agent, t.project, t.title, t.source`;
-
-  function runCandidates(expr: string, filters: SearchFilters, limit: number): (Candidate & { rank: number })[] {
-    const { where, params } = filterSql(filters);
-    // Without filters, FTS5's own ORDER BY rank LIMIT is the fast path; the join happens on the
-    // few rows it returns. With filters, SQLite must filter before limiting.
-    const sql = where.length
-      ? `SELECT ${CANDIDATE_COLS}, f.rank AS rank FROM steps_fts f
-           JOIN steps s ON s.id = f.rowid JOIN threads t ON t.tid = s.tid
-           WHERE steps_fts MATCH ? AND ${where.join(' AND ')} ORDER BY f.rank LIMIT ?`
-      : `SELECT ${CANDIDATE_COLS}, c.rank AS rank FROM
-           (SELECT rowid, rank FROM steps_fts WHERE steps_fts MATCH ? ORDER BY rank LIMIT ?) c
-           JOIN steps s ON s.id = c.rowid JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
-    const args = where.length ? [expr, ...params, limit] : [expr, limit];
-    const rows = prepared(sql).all(...args) as Record<string, unknown>[];
-    return rows.map((r) => ({
-      rowid: r.rowid as number,
-      rank: r.rank as number,
-      bm25: -(r.rank as number),
-      strict: false,
-      threadId: r.thread_id as string,
-      agent: r.agent as AgentId,
-      project: (r.project as string | null) ?? null,
-      title: (r.title as string | null) ?? null,
-      source: r.source as string,
-      step: r.step as number,
-      role: r.role as Role,
-      kind: r.kind as StepKind,
-      timestamp: (r.ts as string | null) ?? null,
-      line: r.line as number,
-      hash: r.hash as number,
-    }));
   }
 
   function guard<T>(fn: () => T): T {
@@ -352,30 +313,11 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       return guard(() => db.transaction(() => fn(writer)).immediate());
     },
     candidates(query: ParsedQuery, filters, limit) {
-      return guard(() => {
-        const any = anyTermsExpr(query);
-        if (!any) return [];
-        const byRow = new Map<number, Candidate>();
-        const all = query.terms.length > 1 ? allTermsExpr(query) : null;
-        if (all) for (const c of runCandidates(all, filters, limit)) byRow.set(c.rowid, { ...c, strict: true });
-        for (const c of runCandidates(any, filters, limit)) if (!byRow.has(c.rowid)) byRow.set(c.rowid, c);
-        if (query.terms.length === 1) for (const c of byRow.values()) c.strict = true;
-        return [...byRow.values()];
-      });
+      return guard(() => retriever.candidates(query, filters, limit));
     },
     snippet(rowid, query, maxTokens) {
-      const expr = anyTermsExpr(query);
-      if (!expr) return null;
       const row = stmt.stepText.get(rowid);
-      if (!row) return null;
-      const col = KIND_COLUMN[row.kind];
-      const r = prepared(
-        `SELECT snippet(steps_fts, ${col}, '«', '»', '…', ${Math.max(4, Math.min(64, maxTokens))}) AS s
-         FROM steps_fts WHERE steps_fts MATCH ? AND rowid = ?`,
-      ).get(expr, rowid) as { s: string } | undefined;
-      // The match may lie only in the identifier column; then excerpt the text around the words.
-      if (r?.s?.includes('«')) return r.s;
-      return fallbackSnippet(row.text, query, maxTokens);
+      return row ? makeSnippet(row.text, query, maxTokens) : null;
     },
     getThread(threadId) {
       const r = stmt.threadById.get(threadId);
@@ -409,7 +351,12 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     },
     listThreads(filters, limit, offset) {
       return guard(() => {
-        const { where, params } = filterSql({ ...filters, roles: undefined, since: undefined, until: undefined });
+        const { where, params } = filterSql({
+          ...filters,
+          roles: undefined,
+          since: undefined,
+          until: undefined,
+        });
         if (filters.since) {
           where.push('t.updated_at >= ?');
           params.push(filters.since);
@@ -435,7 +382,8 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
             `SELECT agent, COUNT(*) AS threads, SUM(step_count) AS steps, MAX(updated_at) AS last FROM threads GROUP BY agent`,
           )
           .all() as { agent: string; threads: number; steps: number; last: string | null }[];
-        for (const r of rows) perAgent[r.agent] = { threads: r.threads, steps: r.steps ?? 0, files: 0, lastUpdated: r.last };
+        for (const r of rows)
+          perAgent[r.agent] = { threads: r.threads, steps: r.steps ?? 0, files: 0, lastUpdated: r.last };
         const files = db.prepare('SELECT agent, COUNT(*) AS n FROM files GROUP BY agent').all() as {
           agent: string;
           n: number;
@@ -470,7 +418,12 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         .all(limit)
         .map((r) => {
           const x = r as { path: string; line: number | null; message: string; at: string };
-          return { path: x.path, line: x.line ?? undefined, message: x.message, at: x.at } satisfies IssueRecord;
+          return {
+            path: x.path,
+            line: x.line ?? undefined,
+            message: x.message,
+            at: x.at,
+          } satisfies IssueRecord;
         });
     },
     integrityCheck() {
