@@ -1,36 +1,42 @@
 /**
  * Secret redaction, applied to every piece of text before it is stored or indexed.
  *
- * A secret becomes `[REDACTED:<kind>]`; the name or context around it (the `API_KEY=` of a dotenv line,
- * the `Bearer ` of a header, the user and host of a URL) stays, so the text is still searchable.
+ * A secret becomes `[REDACTED:<kind>]`. The name or context around it stays (the `API_KEY=` of a dotenv
+ * line, the `Bearer ` of a header, the scheme, user and host of a URL), so the text is still searchable.
  *
  * Design, because this runs on every transcript step while indexing:
- * - One combined regex scans the text once. Its alternatives start with a literal trigger (a token
- *   prefix such as `ghp_`, `-----BEGIN`, `://`, `Bearer`, or a secret-ish word such as `token`), so text
- *   with no candidate costs one regex pass and no allocation. Each hit is then judged by small hand-written
- *   parsers that only look a bounded distance around the hit, and scanning resumes after what they read:
- *   the total work stays linear and no pattern can backtrack catastrophically.
- * - A specific token kind wins over a context kind: `OPENAI_API_KEY=sk-…` reads
+ * - Two regexes find every candidate, merged by position: one for token prefixes and fixed markers
+ *   (`ghp_`, `-----BEGIN`, `://`, `Bearer`), one for secret-ish words (`token`, `password`). Each has few
+ *   first characters to look for, so text with no candidate costs two quick scans and nothing else (one
+ *   regex with every trigger scans several times slower). Each hit is judged by small hand-written
+ *   parsers that look a bounded distance around it, and scanning resumes after what they consumed: the
+ *   work stays linear and nothing can backtrack catastrophically (token rules only start where a token
+ *   run starts, and every quantifier is bounded).
+ * - A specific token kind wins over a context kind: `OPENAI_API_KEY=sk-…` becomes
  *   `OPENAI_API_KEY=[REDACTED:openai-key]`, not `[REDACTED:dotenv]`.
- * - The marker itself never matches any rule, so `redact` is idempotent.
+ * - No rule matches the marker itself, so `redact` is idempotent.
  *
- * Decisions on ambiguous cases (tests pin each one):
- * - Stripe publishable keys (`pk_live_`, `pk_test_`) are public by design and are kept.
+ * Decisions on ambiguous cases (the tests pin each one):
+ * - Stripe publishable keys (`pk_live_…`, `pk_test_…`) are public by design and are kept.
  * - Placeholders are kept: `<your-api-key>`, `${TOKEN}`, `{{ token }}`, `$TOKEN`, `%TOKEN%`, masks such as
- *   `xxxx`/`****`/`sk-...`, values starting with `your`, and values shown truncated with `...`/`…`.
- *   Literal default passwords (`changeme`, `password123`) and documentation keys (`AKIAIOSFODNN7EXAMPLE`)
- *   are redacted: they are real credentials often enough and cost nothing to hide.
- * - In code, a value that is an expression is kept: calls, property paths (`config.apiKey`), identifiers
- *   without digits (`getToken`, `string`), and common digit-bearing type names (`Uint8Array`, `int64`).
- *   A quoted literal with no whitespace is redacted; one with whitespace is prose (a label or message).
+ *   `xxxx`/`****`/`sk-xxxx…`, values starting with `your` or ending with `here`, values shown cut with
+ *   `...`/`…`. Literal default passwords (`changeme`) and documentation keys (`AKIAIOSFODNN7EXAMPLE`) are
+ *   redacted: they are real credentials often enough and cost nothing to hide.
+ * - In code, values that are expressions are kept: calls, property paths (`config.apiKey`, `opts?.token`),
+ *   identifiers without digits (`getToken`, `string`), digit-bearing type names (`Uint8Array`), hex and
+ *   float literals. A quoted literal is redacted unless it holds whitespace (prose: a label or message),
+ *   names itself (`"ietf-token"`, `"password"`), is a format string, colour or version, starts a union
+ *   type (`'include' | 'omit'`), or is a digit-free word under a non-password name (`credentials:
+ *   'include'`, `tokenType: 'Bearer'`: no real token looks like that).
  *   An unquoted value is redacted when it looks like a token: 8+ characters (6+ for a password name) and
- *   not an expression. So `password: letmein` (a bare word) is kept, `password: hunter22` is not.
- * - A dotenv or shell assignment (`NAME=value`, no spaces, upper-case NAME, at a line or word start) is a
- *   literal context: any value is redacted except references, placeholders and `true`/`false`/`null`.
- * - Short ambiguous name words (`key`, `auth`, `pass`, `pwd`, `private`) count only as the last word of a
- *   name, and bare `key` needs a qualifier (`api_key`, `secretKey`) unless the name is a dotenv name;
- *   names ending in `_count`, `_url`, `_type`, `_file`, … and LLM counters (`max_tokens`) are not secrets;
- *   `PWD`/`OLDPWD` are directories.
+ *   not an expression. So `password: letmein` (a bare word) is kept and `password: hunter22` is not.
+ * - Literal contexts take any value but references and placeholders: dotenv and shell assignments
+ *   (`NAME=value`, upper-case NAME, no spaces, at a line or word start: kind `dotenv`), query and
+ *   connection strings (`?token=…`, `;Password=…`), and `--flag=value`.
+ * - A name is secret-ish when one of its words is (`password`, `secret`, `token`, `credentials`, glued
+ *   ones like `authtoken`; `auth`, `pass`, `pwd`, and `key` only with a qualifier such as `api_key`,
+ *   `secretKey`, or any `KEY` in a dotenv name), and only words like `value`, `hash`, `b64` follow it:
+ *   `token_count`, `max_tokens`, `AUTH_PROVIDER`, `DB_PASSWORD_FILE` and `PWD` are not secrets.
  */
 
 export const REDACTION_KINDS = [
@@ -61,7 +67,7 @@ export const REDACTION_KINDS = [
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
 
 export interface RedactResult {
-  /** The text with every secret replaced by `[REDACTED:<kind>]`. */
+  /** The text with every secret replaced by `[REDACTED:<kind>]`; the input itself when nothing was found. */
   text: string;
   /** How many secrets were replaced. */
   redactions: number;
@@ -78,12 +84,13 @@ const MAX_PEM_SPAN = 65536;
 
 interface TokenRule {
   kind: RedactionKind;
+  /** Regex source without capture groups. */
   source: string;
-  valid?: (token: string) => boolean;
+  valid: (token: string) => boolean;
   classify?: (token: string) => RedactionKind;
 }
 
-/** Tokens recognised by their own prefix, anywhere (at the start of a token-character run). */
+/** Tokens recognised by their own prefix, anywhere a token run starts. */
 const TOKEN_RULES: readonly TokenRule[] = [
   {
     kind: 'aws-access-key',
@@ -96,7 +103,11 @@ const TOKEN_RULES: readonly TokenRule[] = [
     source: 'gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9_])|github_pat_[A-Za-z0-9_]{22,255}',
     valid: (t) => isVaried(t, 10),
   },
-  { kind: 'gitlab-token', source: 'gl(?:pat|ptt|dt|rt)-[A-Za-z0-9_-]{20,255}', valid: (t) => isVaried(t, 10) },
+  {
+    kind: 'gitlab-token',
+    source: 'gl(?:pat|ptt|dt|rt)-[A-Za-z0-9_-]{20,255}',
+    valid: (t) => isVaried(t, 10),
+  },
   {
     kind: 'slack-token',
     source: 'xox[abeprs]-[A-Za-z0-9-]{10,255}|xapp-[A-Za-z0-9-]{10,255}',
@@ -108,7 +119,7 @@ const TOKEN_RULES: readonly TokenRule[] = [
     valid: (t) => isVaried(t, 10),
   },
   {
-    // OpenAI (`sk-`, `sk-proj-`), Anthropic (`sk-ant-`) and other `sk-` providers share the shape.
+    // OpenAI (`sk-`, `sk-proj-`), Anthropic (`sk-ant-`) and other providers share the `sk-` shape.
     kind: 'openai-key',
     source: 'sk-[A-Za-z0-9_-]{32,512}',
     valid: (t) => hasDigit(t) && isVaried(t, 10),
@@ -120,19 +131,13 @@ const TOKEN_RULES: readonly TokenRule[] = [
     valid: (t) => isVaried(t, 10),
   },
   { kind: 'npm-token', source: 'npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])', valid: (t) => isVaried(t, 10) },
-  {
-    kind: 'huggingface-token',
-    source: 'hf_[A-Za-z0-9]{34}(?![A-Za-z0-9_])',
-    valid: (t) => isVaried(t, 10),
-  },
+  { kind: 'huggingface-token', source: 'hf_[A-Za-z0-9]{34}(?![A-Za-z0-9_])', valid: (t) => isVaried(t, 10) },
   {
     kind: 'jwt',
     source: 'eyJ[A-Za-z0-9_-]{4,8192}\\.eyJ[A-Za-z0-9_-]{4,8192}\\.[A-Za-z0-9_-]{0,8192}',
+    valid: () => true,
   },
 ];
-
-/** Words that may make a name secret-ish; each hit is judged by `judgeName`. */
-const NAME_TRIGGERS = ['pass', 'pwd', 'secret', 'token', 'cred', 'auth', 'key', 'private'];
 
 /** ASCII case-insensitive pattern for a lower-case word, without the `i` flag (token prefixes are cased). */
 function ci(word: string): string {
@@ -141,110 +146,75 @@ function ci(word: string): string {
   return out;
 }
 
+// Two scanners, merged by position: the union of every trigger in one regex scans several times slower
+// than these two, because each has a small set of first characters to look for.
 const G_PEM = 1;
 const G_TOKEN = 2;
 const G_SLACK_HOOK = 3;
 const G_URL = 4;
 const G_SCHEME = 5;
-const G_NAME = 6;
-
-const SCAN = new RegExp(
+const RUN_START = '(?<![A-Za-z0-9+/_-])';
+const SCAN_FAST = new RegExp(
   [
     '(-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)',
-    // Not inside a base64 or identifier run: keeps images, hashes and `task-sk-…` out.
-    `(?<![A-Za-z0-9+/_-])(${TOKEN_RULES.map((r) => r.source).join('|')})`,
+    // A token is found by the separator after its prefix (or its `A`/`J`) where a token run starts: this
+    // keeps base64 images, hashes and `task-sk-…` out, and the scan linear.
+    `([_.-](?<=${RUN_START}(?:gh[pousr]|github|gl(?:pat|ptt|dt|rt)|xox[abeprs]|xapp|[sr]k|whsec|ya29|GOCSPX|npm|hf)[_.-])` +
+      `|A(?<=${RUN_START}A)(?=KIA|SIA|BIA|CCA|Iza)|J(?<=${RUN_START}eyJ))`,
     '(hooks\\.slack\\.com/(?:services|workflows|triggers)/)',
     '(://)',
     `(?<![A-Za-z0-9_-])(${ci('bearer')}|${ci('basic')})[ \\t]{1,8}`,
-    `(${NAME_TRIGGERS.map(ci).join('|')})`,
   ].join('|'),
   'g',
 );
-
-/** The same token rules, anchored, one group each: which rule a whole value matches. */
+const SCAN_NAMES = /p(?:ass|wd|rivate)|secret|token|cred|auth|key/gi;
+/** The token rules, one group each; sticky, to read a whole token from where its prefix starts. */
+const TOKEN_AT = new RegExp(TOKEN_RULES.map((r) => `(${r.source})`).join('|'), 'y');
+/** The same, anchored: which rule a whole value matches. */
 const SPECIFIC = new RegExp(`^(?:${TOKEN_RULES.map((r) => `(${r.source})`).join('|')})$`);
+
 const PEM_END = /-----END [A-Z0-9 ]{0,40}-----/y;
 const PEM_HEADER_LINE = /[A-Za-z][A-Za-z-]{0,31}: [^\r\n\\]{0,200}/y;
 const URL_CREDENTIALS = /([^\s:@/?#'"<>[\]]{0,128}):([^\s@/?#'"<>[\]]{1,256})@(?=[A-Za-z0-9[])/y;
 const AWS_SECRET_VALUE = /^[A-Za-z0-9/+]{40}$/;
-const IDENT_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[!?]?$/;
+const IDENT_PATH = /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)*[!?]?$/;
+const NUMBER_LIKE = /^(?:0[xX][0-9a-fA-F_]+|0[bBoO][0-7_]+|[0-9_]*\.[0-9_]+(?:[eE][+-]?\d+)?[a-z]{0,3})$/;
 const TYPE_LIKE =
   /^(?:u?int\d+|[iuf]\d+|float\d+|U?Int\d+(?:Clamped)?Array|Float\d+Array|Big(?:Ui|I)nt64Array|utf-?8|sha\d+|md5|base64|\w*25519\w*|secp256k1|p256|aes\d+\w*|x509\w*)$/i;
-const REFERENCE = /^(?:\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\})$/;
+const REFERENCE =
+  /^(?:\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\})$/;
+const SELF_DESCRIBING = /password|passwd|secret|token|credential|auth|api[-_]?key|private[-_]?key/i;
+/** Word-shaped, digit-free values (`include`, `clientAuth`, `Bearer`, `same-origin`): labels and enums. */
+const LABEL = /^_*(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[a-z]+(?:[-_.][a-z]+)+)$/;
+/** Format strings, colours, versions and OIDs: `'%s:%s'`, `'{0}:{1}'`, `'#dcdccc'`, `'1.3.6.1'`. */
+const TEMPLATE = /%[-+ #0-9.]*[sdifrxo]|\{\w*\}|^#[0-9a-fA-F]{3,8}$|^\d+(?:\.\d+)+$/;
 const SPLIT_WORDS = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 
-const KEYWORDS = new Set(['null', 'none', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off']);
-const PLACEHOLDER_WORDS = new Set(['value', 'placeholder', 'redacted', 'empty', 'todo', 'tbd']);
-const PASSWORD_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'passwords', 'pass', 'pwd']);
+const MASK_CHARS = 'xX*•._#-';
+const words = (list: string): Set<string> => new Set(list.split(' '));
+const KEYWORDS = words('null none nil undefined true false yes no on off');
+const PLACEHOLDER_WORDS = words('value placeholder redacted empty todo tbd');
+const PASSWORD_WORDS = words('password passwd passphrase passcode passwords pass pwd');
 /** Long, unambiguous words: secret-ish anywhere in a name, also glued (`authtoken`, `dbpassword`). */
 const SECRET_SUFFIXES = [
-  'password',
-  'passwd',
-  'passphrase',
-  'passcode',
-  'secret',
-  'secrets',
-  'token',
-  'credential',
-  'credentials',
-  'apikey',
-  'accesskey',
-  'secretkey',
-  'privatekey',
-  'signingkey',
-  'masterkey',
+  ...'password passwd passphrase passcode secret secrets token credential credentials'.split(' '),
+  ...'apikey accesskey secretkey privatekey signingkey masterkey'.split(' '),
 ];
-/** Short, ambiguous words: secret-ish only as the last word of a name. */
-const LAST_ONLY = new Set(['pass', 'pwd', 'auth', 'authorization', 'creds', 'cred', 'key', 'private']);
-const KEY_QUALIFIERS = new Set([
-  'api',
-  'access',
-  'secret',
-  'private',
-  'auth',
-  'client',
-  'encryption',
-  'signing',
-  'sign',
-  'master',
-  'license',
-  'subscription',
-  'account',
-  'app',
-  'service',
-  'ssh',
-  'gpg',
-  'pgp',
-  'hmac',
-  'jwt',
-  'aes',
-  'crypto',
-  'consumer',
-  'admin',
-  'deploy',
-  'webhook',
-  'shared',
-  'storage',
-  'openai',
-  'anthropic',
-  'stripe',
-]);
-const NOT_SECRET_LAST = new Set(
-  (
-    'count counts len length size limit limits max min ttl timeout expiry expires expiration exp lifetime age ' +
-    'path paths file files filename dir directory url urls uri endpoint host port name names type types header ' +
-    'prefix suffix field fields env var variable enabled disabled required mode alg algorithm label placeholder ' +
-    'hint help description desc title message msg error errors regex pattern policy format version location ' +
-    'provider method strategy scheme sock socket stdin manager handler callback validator input form button ' +
-    'icon style class parallelism usage used remaining budget index idx position kind schema param params ' +
-    'rotation strength visible visibility changed updated created at date time source ref id ids cache'
-  ).split(' '),
+/** Short, ambiguous words; `key` also needs a qualifier before it, `private` a dotenv name. */
+const SHORT_SECRET_WORDS = words('pass pwd auth authorization creds cred key private');
+const KEY_QUALIFIERS = words(
+  'api access secret private auth client encryption signing sign master license subscription account app ' +
+    'service ssh gpg pgp hmac jwt aes crypto consumer admin deploy webhook shared storage openai anthropic stripe',
 );
-const NOT_SECRET_FIRST = new Set(
-  (
-    'max min num total input output prompt completion cached reasoning count has is use show should enable ' +
-    'disable require requires allow can needs no with'
-  ).split(' '),
+/** Words that may follow the secret word in a name (`password_hash`, `SECRET_KEY_BASE`, `token2`). */
+const TRAILING_OK = words(
+  'value hash hashed b64 base64 enc encoded encrypted raw plain plaintext text str string data bytes bin hex ' +
+    'key base confirm confirmation again repeat secret token',
+);
+/** First words of counters and flags: `max_tokens`, `input_token`, `has_password`, `use_auth`. */
+const NOT_SECRET_FIRST = words(
+  'max min num total input output prompt completion cached reasoning count has is use show should enable ' +
+    'disable require requires allow can needs no with',
 );
 
 function charTable(chars: string): Uint8Array {
@@ -254,6 +224,7 @@ function charTable(chars: string): Uint8Array {
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ALNUM_CHARS = charTable(ALNUM);
 const NAME_CHARS = charTable(`${ALNUM}_-.$`);
 const BASE64_CHARS = charTable(`${ALNUM}+/=`);
 const SCHEME_TOKEN_CHARS = charTable(`${ALNUM}-._~+/`);
@@ -266,6 +237,7 @@ const CODE_AFTER = charTable('([<{');
 
 const inTable = (table: Uint8Array, code: number): boolean => code < 128 && table[code] === 1;
 const hasDigit = (s: string): boolean => /[0-9]/.test(s);
+const isQuote = (c: string | undefined): boolean => c === '"' || c === "'" || c === '`';
 
 function isVaried(s: string, min: number): boolean {
   const seen = new Set<string>();
@@ -282,26 +254,35 @@ function isPlaceholder(value: string): boolean {
   if (value.includes('...') || value.includes('…')) return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_WORDS.has(lower) || lower.startsWith('your') || lower.endsWith('here')) return true;
-  // Masks: what remains after dropping mask characters is too little to be a secret.
-  return value.replace(/[xX*•._#-]/g, '').length < 3;
+  // Masks: what is left after dropping mask characters is too little to be a secret.
+  let rest = 0;
+  for (let i = 0; i < value.length && rest < 3; i++) if (!MASK_CHARS.includes(value[i])) rest++;
+  return rest < 3;
 }
 
-function isReference(value: string): boolean {
-  return REFERENCE.test(value);
-}
-
-function isMarker(value: string): boolean {
-  return value.startsWith(MARKER_PREFIX);
+/** Values that can never be a secret in any context. */
+function isInert(value: string): boolean {
+  return (
+    value.length === 0 ||
+    value.startsWith(MARKER_PREFIX) ||
+    REFERENCE.test(value) ||
+    isPlaceholder(value) ||
+    KEYWORDS.has(value.toLowerCase())
+  );
 }
 
 function specificKind(value: string): RedactionKind | undefined {
-  const m = SPECIFIC.exec(value);
+  // The shortest token any rule accepts (`xoxb-` and 10 more) is 15 characters.
+  return value.length < 15 ? undefined : ruleKind(SPECIFIC.exec(value));
+}
+
+function ruleKind(m: RegExpExecArray | null): RedactionKind | undefined {
   if (m === null) return undefined;
+  const value = m[0];
   for (let i = 0; i < TOKEN_RULES.length; i++) {
     if (m[i + 1] === undefined) continue;
     const rule = TOKEN_RULES[i];
-    if (rule.valid !== undefined && !rule.valid(value)) return undefined;
-    return rule.classify?.(value) ?? rule.kind;
+    return rule.valid(value) ? (rule.classify?.(value) ?? rule.kind) : undefined;
   }
   return undefined;
 }
@@ -312,8 +293,9 @@ interface State {
   cursor: number;
   count: number;
   kinds: RedactionKind[];
-  /** Memo of the last `indexOf` per needle: scanning only moves forward, so each needle is searched once. */
-  memo: Map<string, { from: number; at: number }>;
+  /** Last search for a PEM END line (from, found at): scanning only moves forward, so search once. */
+  endFrom: number;
+  endAt: number;
 }
 
 function replaceSpan(s: State, start: number, end: number, kind: RedactionKind): void {
@@ -324,49 +306,85 @@ function replaceSpan(s: State, start: number, end: number, kind: RedactionKind):
   if (!s.kinds.includes(kind)) s.kinds.push(kind);
 }
 
-function nextIndexOf(s: State, needle: string, from: number): number {
-  const hit = s.memo.get(needle);
-  if (hit !== undefined && from >= hit.from && (hit.at === -1 || hit.at >= from)) return hit.at;
-  const at = s.text.indexOf(needle, from);
-  s.memo.set(needle, { from, at });
-  return at;
+/** The next PEM END line at or after `from`; many BEGIN lines without one stay linear. */
+function nextPemEnd(s: State, from: number): number {
+  if (s.endFrom === -1 || from < s.endFrom || (s.endAt !== -1 && s.endAt < from)) {
+    s.endFrom = from;
+    s.endAt = s.text.indexOf('-----END ', from);
+  }
+  return s.endAt;
 }
 
 /**
- * Redact the secrets in `text`. Pure and idempotent: `redact(redact(x).text).text === redact(x).text`.
- * Returns the input string itself when nothing was found.
+ * Replace the secrets in `text` with `[REDACTED:<kind>]`. Pure, linear in the input, and idempotent:
+ * `redact(redact(x).text).text === redact(x).text`.
  */
 export function redact(text: string): RedactResult {
-  const s: State = { text, parts: [], cursor: 0, count: 0, kinds: [], memo: new Map() };
-  SCAN.lastIndex = 0;
-  for (let m = SCAN.exec(text); m !== null; m = SCAN.exec(text)) {
-    const next = dispatch(s, m);
-    SCAN.lastIndex = next > m.index ? next : m.index + 1;
+  const s: State = { text, parts: [], cursor: 0, count: 0, kinds: [], endFrom: -1, endAt: -1 };
+  // Next hit of each scanner at or after `pos`; `undefined` until searched.
+  let fast: RegExpExecArray | null | undefined;
+  let name: RegExpExecArray | null | undefined;
+  let pos = 0;
+  for (;;) {
+    if (fast === undefined || (fast !== null && fast.index < pos)) {
+      SCAN_FAST.lastIndex = pos;
+      fast = SCAN_FAST.exec(text);
+    }
+    if (name === undefined || (name !== null && name.index < pos)) {
+      SCAN_NAMES.lastIndex = pos;
+      name = SCAN_NAMES.exec(text);
+    }
+    let at: number;
+    let next: number;
+    if (fast !== null && (name === null || fast.index <= name.index)) {
+      at = fast.index;
+      next = dispatch(s, fast);
+      fast = undefined;
+    } else if (name !== null) {
+      at = name.index;
+      next = judgeName(s, at, at + name[0].length);
+      name = undefined;
+    } else break;
+    pos = next > at ? next : at + 1;
   }
   if (s.count === 0) return { text, redactions: 0, kinds: [] };
   s.parts.push(text.slice(s.cursor));
   return { text: s.parts.join(''), redactions: s.count, kinds: s.kinds };
 }
 
-/** Handle one scanner hit; returns where scanning resumes. */
+/** Handle one hit of the fast scanner; returns where scanning resumes. */
 function dispatch(s: State, m: RegExpExecArray): number {
-  const start = m.index;
-  const end = start + m[0].length;
-  if (m[G_NAME] !== undefined) return judgeName(s, start, end);
-  if (m[G_PEM] !== undefined) return privateKey(s, start, end);
+  const text = s.text;
+  const end = m.index + m[0].length;
+  if (m[G_TOKEN] !== undefined) {
+    // Back over the prefix (`ghp`, `ey`) to where the token starts; the scanner checked it is a run start.
+    let start = m.index;
+    while (start > 0 && m.index - start < 12 && inTable(ALNUM_CHARS, text.charCodeAt(start - 1))) start--;
+    TOKEN_AT.lastIndex = start;
+    const token = TOKEN_AT.exec(text);
+    const kind = ruleKind(token);
+    if (token === null || kind === undefined) return end;
+    replaceSpan(s, start, start + token[0].length, kind);
+    return start + token[0].length;
+  }
+  if (m[G_PEM] !== undefined) return privateKey(s, m.index, end);
   if (m[G_URL] !== undefined) return urlPassword(s, end);
   if (m[G_SCHEME] !== undefined) return authScheme(s, end, m[G_SCHEME].toLowerCase() === 'basic');
-  if (m[G_SLACK_HOOK] !== undefined) {
-    const stop = scanRun(s.text, end, HOOK_PATH_CHARS, 512);
-    if (stop - end >= 8 && isVaried(s.text.slice(end, stop), 8)) replaceSpan(s, end, stop, 'slack-webhook');
-    return stop;
-  }
-  const kind = specificKind(m[0]);
-  if (kind !== undefined) replaceSpan(s, start, end, kind);
-  return end;
+  if (m[G_SLACK_HOOK] === undefined) return end;
+  // Slack webhook: keep `hooks.slack.com/services/`, hide the path that is the credential.
+  const stop = scanWhile(text, end, HOOK_PATH_CHARS, 512);
+  if (stop - end >= 8 && isVaried(text.slice(end, stop), 8)) replaceSpan(s, end, stop, 'slack-webhook');
+  return stop;
 }
 
-/** Index of the first character of `table` (or `max` characters on). Non-ASCII never stops. */
+function scanWhile(text: string, from: number, table: Uint8Array, max: number): number {
+  const limit = Math.min(text.length, from + max);
+  let i = from;
+  while (i < limit && inTable(table, text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Index of the first character in `table` (non-ASCII never stops), at most `max` characters on. */
 function scanUntil(text: string, from: number, table: Uint8Array, max: number): number {
   const limit = Math.min(text.length, from + max);
   let i = from;
@@ -374,54 +392,55 @@ function scanUntil(text: string, from: number, table: Uint8Array, max: number): 
   return i;
 }
 
-function scanRun(text: string, from: number, table: Uint8Array, max: number): number {
-  const limit = Math.min(text.length, from + max);
-  let i = from;
-  while (i < limit && inTable(table, text.charCodeAt(i))) i++;
-  return i;
+function skipBlanks(text: string, i: number): number {
+  return scanWhile(text, i, BLANK, MAX_BLANKS);
 }
 
-/** The whole PEM block, through its END line; when the END line is missing, through the base64 body. */
-function privateKey(s: State, start: number, headerEnd: number): number {
-  const text = s.text;
-  const endAt = nextIndexOf(s, '-----END ', headerEnd);
-  const nextBegin = nextIndexOf(s, '-----BEGIN ', headerEnd);
-  if (endAt !== -1 && endAt - headerEnd <= MAX_PEM_SPAN && (nextBegin === -1 || endAt < nextBegin)) {
-    PEM_END.lastIndex = endAt;
-    const close = PEM_END.exec(text) !== null ? PEM_END.lastIndex : endAt + 9;
-    replaceSpan(s, start, close, 'private-key');
-    return close;
-  }
-  // Truncated: take base64 lines, line breaks (real or JSON-escaped) and RFC 1421 headers.
-  let i = headerEnd;
+/** End of a PEM body from `from`: base64, line breaks (real or JSON-escaped) and RFC 1421 headers. */
+function pemBodyEnd(text: string, from: number): number {
+  let i = from;
   let lineStart = true;
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c === 10 || c === 13) {
       i++;
       lineStart = true;
+    } else if ((c === 32 || c === 9) && lineStart) {
+      i++; // indentation (YAML, heredocs)
     } else if (c === 92 && (text[i + 1] === 'n' || text[i + 1] === 'r')) {
       i += 2;
       lineStart = true;
     } else if (inTable(BASE64_CHARS, c)) {
-      if (lineStart) {
-        PEM_HEADER_LINE.lastIndex = i;
-        if (PEM_HEADER_LINE.exec(text) !== null) {
-          i = PEM_HEADER_LINE.lastIndex;
-          continue;
-        }
-      }
-      i++;
+      PEM_HEADER_LINE.lastIndex = i;
+      if (lineStart && PEM_HEADER_LINE.exec(text) !== null) i = PEM_HEADER_LINE.lastIndex;
+      else i++;
       lineStart = false;
     } else break;
   }
-  // Leave the line break after the body in place.
+  return i;
+}
+
+/** The whole PEM block through its END line; when the END line is missing, through the base64 body. */
+function privateKey(s: State, start: number, headerEnd: number): number {
+  const text = s.text;
+  const body = pemBodyEnd(text, headerEnd);
+  const endAt = nextPemEnd(s, headerEnd);
+  if (endAt === body && endAt - headerEnd <= MAX_PEM_SPAN) {
+    PEM_END.lastIndex = endAt;
+    const close = PEM_END.exec(text) !== null ? PEM_END.lastIndex : endAt + 9;
+    replaceSpan(s, start, close, 'private-key');
+    return close;
+  }
+  // Truncated (or only a header in code, like `indexOf("-----BEGIN PRIVATE KEY-----")`).
+  let i = body;
   for (;;) {
-    if (i > headerEnd && (text[i - 1] === '\n' || text[i - 1] === '\r')) i--;
-    else if (i > headerEnd + 1 && text[i - 2] === '\\' && (text[i - 1] === 'n' || text[i - 1] === 'r')) i -= 2;
+    if (i > headerEnd && /\s/.test(text[i - 1])) i--;
+    else if (i > headerEnd + 1 && text[i - 2] === '\\' && (text[i - 1] === 'n' || text[i - 1] === 'r'))
+      i -= 2;
     else break;
   }
-  replaceSpan(s, start, i, 'private-key');
+  if (text.slice(headerEnd, i).replace(/\s|\\[nr]/g, '').length >= 16)
+    replaceSpan(s, start, i, 'private-key');
   return Math.max(i, headerEnd);
 }
 
@@ -433,45 +452,50 @@ function urlPassword(s: State, from: number): number {
   const password = m[2];
   const pwStart = from + m[1].length + 1;
   const pwEnd = pwStart + password.length;
-  if (!isReference(password) && !isPlaceholder(password)) {
-    replaceSpan(s, pwStart, pwEnd, specificKind(password) ?? 'url-password');
-  }
+  if (!isInert(password)) replaceSpan(s, pwStart, pwEnd, specificKind(password) ?? 'url-password');
   return pwEnd + 1;
 }
 
 /** `Bearer <token>` and `Basic <base64>` (headers, curl flags, logs). */
 function authScheme(s: State, from: number, basic: boolean): number {
   const text = s.text;
-  let stop = scanRun(text, from, SCHEME_TOKEN_CHARS, MAX_QUOTED);
+  let stop = scanWhile(text, from, SCHEME_TOKEN_CHARS, MAX_QUOTED);
   while (stop < text.length && text[stop] === '=' && stop - from < MAX_QUOTED) stop++;
   const value = text.slice(from, stop);
-  if (value.length < 8 || isPlaceholder(value)) return stop;
+  if (value.length < 8 || isInert(value)) return stop;
   const specific = specificKind(value);
-  if (specific !== undefined) {
-    replaceSpan(s, from, stop, specific);
-    return stop;
-  }
   const innerUpper = /[a-z][A-Z]/.test(value);
-  if (basic) {
-    if (/^[A-Za-z0-9+/]+={0,2}$/.test(value) && (hasDigit(value) || innerUpper || value.endsWith('='))) {
-      replaceSpan(s, from, stop, 'basic-auth');
-    }
+  if (specific !== undefined) replaceSpan(s, from, stop, specific);
+  else if (basic) {
+    if (isBasicCredentials(value)) replaceSpan(s, from, stop, 'basic-auth');
   } else if (hasDigit(value) || innerUpper || (value.length >= 16 && /[._~+/-]/.test(value))) {
     replaceSpan(s, from, stop, 'bearer');
   }
   return stop;
 }
 
+/** Basic credentials are base64 of `user:password`: decode and look for the colon. */
+function isBasicCredentials(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  try {
+    const decoded = atob(value);
+    return decoded.includes(':') && /^[\x20-\x7e\u00a0-\u00ff]+$/.test(decoded);
+  } catch {
+    return false;
+  }
+}
+
 interface NameInfo {
   kind: 'password' | 'secret';
+  /** Names a password by a full word (`password`, `passphrase`), not just `pass`/`pwd`. */
+  spelledOut: boolean;
   aws: boolean;
   azure: boolean;
 }
 
-/** Decide whether the last segment of a name (`DB_PASSWORD`, `apiKey`, `x-api-key`) names a secret. */
 const nameCache = new Map<string, NameInfo | null>();
 
-/** Memoized: names repeat a lot (`input_tokens`, `apiKey`), and the answer depends on nothing else. */
+/** Memoized: names repeat a lot (`input_tokens`, `apiKey`) and the answer depends on nothing else. */
 function classifyName(segment: string, envStyle: boolean): NameInfo | undefined {
   const key = envStyle ? `=${segment}` : segment;
   let info = nameCache.get(key);
@@ -484,44 +508,36 @@ function classifyName(segment: string, envStyle: boolean): NameInfo | undefined 
 }
 
 function classifyWords(segment: string, envStyle: boolean): NameInfo | undefined {
-  const words = segment.match(SPLIT_WORDS)?.map((w) => w.toLowerCase());
-  if (words === undefined || words.length === 0) return undefined;
-  const last = words[words.length - 1];
-  if (NOT_SECRET_LAST.has(last) || NOT_SECRET_FIRST.has(words[0])) return undefined;
-  if (words.length === 1 && (last === 'pwd' || last === 'oldpwd')) return undefined;
-  let secret = false;
+  const list = segment.match(SPLIT_WORDS)?.map((w) => w.toLowerCase()) ?? [];
+  if (list.length === 0 || NOT_SECRET_FIRST.has(list[0])) return undefined;
+  if (list.length === 1 && (list[0] === 'pwd' || list[0] === 'oldpwd')) return undefined;
+  let last = -1;
   let password = false;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
+  let spelledOut = false;
+  for (let i = 0; i < list.length; i++) {
+    const w = list[i];
     let hit = SECRET_SUFFIXES.some((suffix) => w.endsWith(suffix));
-    if (!hit && LAST_ONLY.has(w) && i === words.length - 1) {
-      if (w === 'key') hit = envStyle || (i > 0 && KEY_QUALIFIERS.has(words[i - 1]));
-      else if (w === 'private') hit = envStyle;
-      else hit = true;
+    if (!hit && SHORT_SECRET_WORDS.has(w)) {
+      if (w === 'key') hit = i > 0 && (envStyle || KEY_QUALIFIERS.has(list[i - 1]));
+      else hit = w !== 'private' || envStyle;
     }
     if (!hit) continue;
-    secret = true;
-    if (PASSWORD_WORDS.has(w) || w.endsWith('password') || w.endsWith('passwd') || w.endsWith('passphrase')) {
-      password = true;
-    }
+    last = i;
+    const long = w.endsWith('password') || w.endsWith('passwd') || w.endsWith('passphrase');
+    if (long || PASSWORD_WORDS.has(w)) password = true;
+    if (long) spelledOut = true;
   }
-  if (!secret) return undefined;
-  const compact = words.join('');
+  if (last === -1) return undefined;
+  for (let i = last + 1; i < list.length; i++) {
+    if (!TRAILING_OK.has(list[i]) && !/^[0-9]+$/.test(list[i])) return undefined;
+  }
+  const compact = list.join('');
   return {
     kind: password ? 'password' : 'secret',
-    aws: words.includes('secret') && (words.includes('aws') || words.includes('access')),
+    spelledOut,
+    aws: list.includes('secret') && (list.includes('aws') || list.includes('access')),
     azure: compact === 'accountkey' || compact === 'sharedaccesskey',
   };
-}
-
-function skipBlanks(text: string, i: number): number {
-  const limit = Math.min(text.length, i + MAX_BLANKS);
-  while (i < limit && inTable(BLANK, text.charCodeAt(i))) i++;
-  return i;
-}
-
-function isQuote(c: string | undefined): boolean {
-  return c === '"' || c === "'" || c === '`';
 }
 
 /** Index of the closing quote on the same line, or -1. */
@@ -538,16 +554,26 @@ function closingQuote(text: string, from: number, quote: string, escaped: boolea
   return -1;
 }
 
+type Operator = 'eq' | 'colon' | 'space';
+
+interface Context {
+  info: NameInfo;
+  envStyle: boolean;
+  /** The value is a literal whatever it looks like (dotenv, query string, `--flag=value`). */
+  literal: boolean;
+  op: Operator;
+  nameEnd: number;
+}
+
 /**
- * A secret-ish word was hit. Find the whole name around it, an assignment operator after it, and judge the
- * value. Returns where scanning resumes: after a redacted value, or at the start of a kept value so tokens
- * inside it are still found.
+ * A secret-ish word was hit. Find the whole name around it and an assignment operator after it, then
+ * judge the value. Returns where scanning resumes: after a redacted value, or at the start of a kept
+ * value so that a token inside it is still found.
  */
 function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const text = s.text;
-  const n = text.length;
   let b = hitEnd;
-  while (b < n && inTable(NAME_CHARS, text.charCodeAt(b))) b++;
+  while (b < text.length && inTable(NAME_CHARS, text.charCodeAt(b))) b++;
   while (b > hitEnd && (text[b - 1] === '.' || text[b - 1] === '-')) b--;
 
   // Closing quote of a quoted key (`"api_key":`, `\"token\":`, `headers['X-Api-Key'] =`), TS `?:`.
@@ -565,9 +591,9 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const opStart = skipBlanks(text, i);
   const spaced = opStart > i;
   const c = text[opStart];
-  // Most hits (`Object.keys(`, `tokens passed`) have no operator: leave before looking left.
   const eq = c === '=' && text[opStart + 1] !== '=' && text[opStart + 1] !== '~';
   const colon = c === ':' && text[opStart + 1] !== ':';
+  // Most hits (`Object.keys(`, `tests passed`) have no operator: leave before looking left.
   if (!eq && !colon && !(spaced && !quotedKey)) return b;
 
   let a = hitStart;
@@ -580,81 +606,74 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
     escapedBreak = true;
   }
   const flag = text[a] === '-';
-  let op: 'eq' | 'colon' | 'space';
-  let valueStart: number;
+  let op: Operator;
+  let valueStart = opStart;
   if (eq) {
     op = 'eq';
-    valueStart = opStart + (text[opStart + 1] === '>' ? 2 : 1);
+    valueStart += text[opStart + 1] === '>' ? 2 : 1;
   } else if (colon) {
     op = 'colon';
-    valueStart = opStart + (text[opStart + 1] === '=' ? 2 : 1);
-  } else if (flag || isQuote(c)) {
-    op = 'space';
-    valueStart = opStart;
-  } else return b;
+    valueStart += text[opStart + 1] === '=' ? 2 : 1;
+  } else if (flag || c === '"' || c === "'") op = 'space';
+  else return b;
 
-  const tight = op === 'eq' && !spaced && valueStart === opStart + 1 && !inTable(BLANK, text.charCodeAt(valueStart));
+  const tight =
+    op === 'eq' && !spaced && valueStart === opStart + 1 && !inTable(BLANK, text.charCodeAt(valueStart));
   const name = text.slice(a, b);
   const before = a > 0 ? text.charCodeAt(a - 1) : 10;
   const envStyle =
     tight && /^[A-Z][A-Z0-9_]*$/.test(name) && (a === 0 || escapedBreak || inTable(ENV_BEFORE, before));
   const info = classifyName(name.slice(name.lastIndexOf('.') + 1), envStyle);
   if (info === undefined) return b;
-  if (op === 'space' && !flag && info.kind !== 'password') return b;
-  // Query strings, connection strings and `--flag=value`: the value is a literal, never code.
-  const literal = envStyle || info.azure || (tight && (flag || before === 63 || before === 38 || before === 59));
-  return judgeValue(s, skipBlanks(text, valueStart), info, envStyle, literal, op, b);
+  // Without an operator only `--password value` and `PASSWORD 'value'` (SQL) are assignments.
+  if (op === 'space' && !flag && !info.spelledOut) return b;
+  // `?token=`, `&key=`, `;Password=`, `--token=`: a query, connection string or flag value is a literal.
+  const literal =
+    envStyle || info.azure || (tight && (flag || before === 63 || before === 38 || before === 59));
+  return judgeValue(s, skipBlanks(text, valueStart), { info, envStyle, literal, op, nameEnd: b });
 }
 
-function judgeValue(
-  s: State,
-  start: number,
-  info: NameInfo,
-  envStyle: boolean,
-  literal: boolean,
-  op: 'eq' | 'colon' | 'space',
-  nameEnd: number,
-): number {
-  const text = s.text;
-  const kindFor = (value: string): RedactionKind => {
-    const specific = specificKind(value);
-    if (specific !== undefined) return specific;
-    if (info.aws && AWS_SECRET_VALUE.test(value)) return 'aws-secret';
-    if (info.azure) return 'azure-key';
-    return envStyle ? 'dotenv' : info.kind;
-  };
+function kindFor(ctx: Context, value: string): RedactionKind {
+  const specific = specificKind(value);
+  if (specific !== undefined) return specific;
+  if (ctx.info.aws && AWS_SECRET_VALUE.test(value)) return 'aws-secret';
+  if (ctx.info.azure) return 'azure-key';
+  return ctx.envStyle ? 'dotenv' : ctx.info.kind;
+}
 
+function judgeValue(s: State, at: number, ctx: Context): number {
+  const text = s.text;
+  // Python string prefixes: `b'…'`, `r"…"`, `f"…"` (an f-string's `{…}` makes it a template).
+  const start = 'bBrRuUfF'.includes(text[at]) && (text[at + 1] === '"' || text[at + 1] === "'") ? at + 1 : at;
   const escapedQuote = text[start] === '\\' && isQuote(text[start + 1]);
   if (escapedQuote || isQuote(text[start])) {
     const quote = escapedQuote ? text[start + 1] : text[start];
-    const contentStart = start + (escapedQuote ? 2 : 1);
-    const close = closingQuote(text, contentStart, quote, escapedQuote);
-    if (close === -1) return Math.max(nameEnd, contentStart);
-    const value = text.slice(contentStart, close);
-    const keep =
-      value.length === 0 ||
-      isMarker(value) ||
-      isReference(value) ||
-      isPlaceholder(value) ||
-      KEYWORDS.has(value.toLowerCase()) ||
-      (envStyle && quote === '`') ||
-      value.includes('${') ||
-      (!envStyle && (value.length < 3 || /\s/.test(value)));
-    if (keep) return contentStart;
-    replaceSpan(s, contentStart, close, kindFor(value));
+    const from = start + (escapedQuote ? 2 : 1);
+    const close = closingQuote(text, from, quote, escapedQuote);
+    if (close === -1) return Math.max(ctx.nameEnd, from);
+    const value = text.slice(from, close);
+    if (isInert(value) || value.includes('${') || (quote === '`' && ctx.envStyle)) return from;
+    if (!ctx.literal && !specificKind(value)) {
+      const after = text[skipBlanks(text, close + (escapedQuote ? 2 : 1))];
+      const prose =
+        value.length < 3 ||
+        /\s/.test(value) ||
+        SELF_DESCRIBING.test(value) ||
+        TEMPLATE.test(value) ||
+        after === '|' ||
+        (ctx.info.kind === 'secret' && LABEL.test(value));
+      if (prose) return from;
+    }
+    replaceSpan(s, from, close, kindFor(ctx, value));
     return close;
   }
 
-  if (op === 'space' && text[start] === '-') return start;
-  let stop = start;
-  if (envStyle) {
-    stop = scanUntil(text, start, ENV_STOP, MAX_VALUE + 1);
-  } else {
-    const limit = Math.min(text.length, start + MAX_VALUE + 1);
-    stop = scanUntil(text, start, GENERIC_STOP, MAX_VALUE + 1);
+  if (ctx.op === 'space' && text[start] === '-') return start;
+  let stop = scanUntil(text, start, ctx.envStyle ? ENV_STOP : GENERIC_STOP, MAX_VALUE + 1);
+  if (!ctx.envStyle) {
     // Base64 padding belongs to the value; `a=b` does not.
     let pad = stop;
-    while (pad < limit && pad - stop < 3 && text[pad] === '=') pad++;
+    while (pad < text.length && pad - stop < 3 && text[pad] === '=') pad++;
     if (pad > stop && (pad === text.length || inTable(GENERIC_STOP, text.charCodeAt(pad)))) stop = pad;
   }
   // Far too long for a secret: skip it whole so scanning stays linear.
@@ -662,34 +681,38 @@ function judgeValue(
   let end = stop;
   while (end > start && text[end - 1] === '.') end--;
   const value = text.slice(start, end);
-  // Whatever is kept is scanned again from its start, so a token inside it is still found.
-  if (value.length === 0 || isMarker(value)) return Math.max(nameEnd, start);
-  if (value.startsWith('$') && (isReference(value) || text[stop] === '(' || text[stop] === '{')) return start;
-  if (isPlaceholder(value) || KEYWORDS.has(value.toLowerCase())) return start;
-
-  const specific = specificKind(value);
-  if (specific !== undefined) {
-    replaceSpan(s, start, end, specific);
-    return stop;
+  // What is kept is scanned again from its start, so a token inside it is still found.
+  if (value.length === 0) return Math.max(ctx.nameEnd, start);
+  // `$(gh auth token)`, `${{ secrets.X }}`, `ghp_...`: references and placeholders, whole or cut.
+  if (isInert(value) || value.startsWith('$(') || value.startsWith('${') || text.startsWith('...', end)) {
+    return start;
   }
-  if (!literal) {
+  if (!ctx.literal && !specificKind(value)) {
     const code =
       inTable(CODE_AFTER, text.charCodeAt(stop)) ||
       (IDENT_PATH.test(value) && (value.includes('.') || !hasDigit(value))) ||
-      TYPE_LIKE.test(value);
+      NUMBER_LIKE.test(value) ||
+      TYPE_LIKE.test(value) ||
+      /^![A-Za-z]/.test(value); // a YAML tag: `password: !vault |`
     if (code) {
-      // `api_key: str = "…"` (Python/TS annotation with a default): judge the default.
-      if (op === 'colon' && IDENT_PATH.test(value)) {
-        const eq = skipBlanks(text, stop);
-        if (text[eq] === '=' && text[eq + 1] !== '=' && text[eq + 1] !== '>') {
-          return judgeValue(s, skipBlanks(text, eq + 1), info, false, false, 'eq', nameEnd);
-        }
+      // `api_key: str = "…"` (an annotation with a default): judge the default instead.
+      const eq = skipBlanks(text, stop);
+      if (
+        ctx.op === 'colon' &&
+        IDENT_PATH.test(value) &&
+        text[eq] === '=' &&
+        text[eq + 1] !== '=' &&
+        text[eq + 1] !== '>'
+      ) {
+        return judgeValue(s, skipBlanks(text, eq + 1), { ...ctx, op: 'eq' });
       }
       return start;
     }
-    if (/^(?:\/|\.\.?\/|~\/)/.test(value) || value.includes('://')) return start;
-    if (value.length < (info.kind === 'password' ? 6 : 8)) return start;
+    const path = /^(?:\/|\.\.?\/|~\/|:)/.test(value) || value.includes('://');
+    if (path || SELF_DESCRIBING.test(value) || value.length < (ctx.info.kind === 'password' ? 6 : 8)) {
+      return start;
+    }
   }
-  replaceSpan(s, start, end, kindFor(value));
+  replaceSpan(s, start, end, kindFor(ctx, value));
   return stop;
 }
