@@ -16,6 +16,7 @@ import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/tra
 import { BufferedSink } from './buffered-sink.js';
 
 type Drained = ReturnType<BufferedSink['drain']>;
+type CursorHead = Omit<FileCursor, 'state'>;
 import { readLines } from './line-reader.js';
 import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
 
@@ -229,11 +230,12 @@ export function createIndexer({
     });
   }
 
-  function indexLines(job: FileJob, fd: number, cursor: FileCursor | undefined, resume: boolean): void {
+  function indexLines(job: FileJob, fd: number, cursor: CursorHead | undefined, resume: boolean): void {
     const { adapter, path } = job;
     let state: unknown;
-    if (resume && cursor?.state) {
-      const parsed = tryParseJson(cursor.state);
+    const saved = resume ? store.cursorState(path) : null;
+    if (saved) {
+      const parsed = tryParseJson(saved);
       state = parsed.ok ? parsed.value : undefined;
     }
     const parser = adapter.createLineParser(path, state);
@@ -283,7 +285,7 @@ export function createIndexer({
   function indexFile(
     adapter: SourceAdapter,
     file: TranscriptFile,
-    cursor: FileCursor | undefined,
+    cursor: CursorHead | undefined,
     full: boolean,
     sum: AgentSummary,
   ): void {

@@ -102,7 +102,10 @@ export interface TranscriptWriter {
 /** Storage for indexed transcripts. One implementation per backend. */
 export interface TranscriptStore {
   readonly path: string;
-  listCursors(): FileCursor[];
+  /** Every file cursor, without parser state (the cheap pass reads only these). */
+  listCursors(): Omit<FileCursor, 'state'>[];
+  /** The saved parser state of one file. */
+  cursorState(path: string): string | null;
   /** Owner (source path) of a thread id, if the thread exists. */
   threadSource(threadId: string): string | undefined;
   /** Run `fn` in one transaction; retried on a busy database, never half-applied. */

@@ -292,7 +292,11 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     path,
     listCursors() {
       return guard(() =>
-        (db.prepare('SELECT * FROM files').all() as Record<string, unknown>[]).map((r) => ({
+        (
+          db
+            .prepare('SELECT path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash FROM files')
+            .all() as Record<string, unknown>[]
+        ).map((r) => ({
           path: r.path as string,
           agent: r.agent as AgentId,
           threadId: (r.thread_id as string | null) ?? null,
@@ -302,9 +306,12 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
           offset: r.offset as number,
           lineNo: r.line_no as number,
           headHash: r.head_hash as string,
-          state: (r.state as string | null) ?? null,
         })),
       );
+    },
+    cursorState(filePath) {
+      const r = db.prepare<[string], { state: string | null }>('SELECT state FROM files WHERE path = ?').get(filePath);
+      return r?.state ?? null;
     },
     threadSource(threadId) {
       return stmt.threadById.get(threadId)?.source;
