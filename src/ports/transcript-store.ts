@@ -45,11 +45,23 @@ export interface SearchFilters {
   thread?: string;
 }
 
+/** What the index returned for a query, with what the search layer needs to finish ranking. */
+export interface CandidateSet {
+  candidates: Candidate[];
+  /** Steps each query term matches (aligned with query.terms), counted up to dfCap. */
+  dfs: number[];
+  dfCap: number;
+  /** Roughly how many steps are indexed. */
+  total: number;
+  /** Whether each term's weight is already in the candidates' bm25 (it was sent to the index). */
+  inIndexRank: boolean[];
+}
+
 /** One FTS match before ranking. `bm25` is higher-is-better. */
 export interface Candidate {
   rowid: number;
   bm25: number;
-  /** Matched every query term (the strict tier). */
+  /** Contains every query term (set by the search layer). */
   strict: boolean;
   threadId: string;
   agent: AgentId;
@@ -111,7 +123,9 @@ export interface TranscriptStore {
   /** Run `fn` in one transaction; retried on a busy database, never half-applied. */
   write<T>(fn: (w: TranscriptWriter) => T): T;
   /** Candidate matches for a parsed query, best first, at most `limit`. */
-  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): Candidate[];
+  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+  /** The texts of some steps, by row id. */
+  stepTexts(rowids: number[]): Map<number, string>;
   /** A short excerpt of a step with the query's words marked. */
   snippet(rowid: number, query: ParsedQuery, maxTokens: number): string | null;
   getThread(threadId: string): ThreadRecord | undefined;

@@ -1,10 +1,13 @@
 /**
- * Ranking beyond bm25: matches of every term (the strict tier) are lifted, recent steps get a mild
- * boost (30-day half-life, at most +15%), and identical texts are collapsed to their best hit.
+ * Final ranking of the index's candidates. The index ranked them by their rarer words only (see
+ * storage/sqlite/retrieval.ts); here the other query words are credited from the step's own text,
+ * BM25-style: score = (bm25 + Σ idf of each other word present × the step kind's weight) × a lift
+ * when every word is present × a mild recency boost (30-day half-life, at most +15%). Identical
+ * texts collapse to their best hit.
  */
 import type { Candidate } from '../ports/transcript-store.js';
 
-export const STRICT_BONUS = 1.6;
+export const STRICT_BONUS = 1.5;
 const RECENCY_MAX = 0.15;
 const HALF_LIFE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -21,12 +24,52 @@ export function recencyBoost(timestamp: string | null, now: number): number {
   return 1 + RECENCY_MAX * 0.5 ** (ageDays / HALF_LIFE_DAYS);
 }
 
-export function rankCandidates(candidates: Candidate[], now: number): Ranked[] {
-  const ranked = candidates.map((c) => ({
-    ...c,
-    score: c.bm25 * (c.strict ? STRICT_BONUS : 1) * recencyBoost(c.timestamp, now),
-  }));
-  ranked.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+/**
+ * Inverse document frequency as FTS5's bm25 computes it. A frequency at the count cap is only a
+ * lower bound; such a word is assumed to be in at least 1 step in 20.
+ */
+export function idf(df: number, total: number, cap: number): number {
+  const n = Math.max(total, df + 1);
+  const d = df >= cap ? Math.max(df, n / 20) : df;
+  return Math.max(1e-6, Math.log((n - d + 0.5) / (d + 0.5)));
+}
+
+/** Column weights of the index (migrations/001), for words credited outside it. */
+const KIND_WEIGHT: Record<string, number> = {
+  prompt: 1.3,
+  response: 1,
+  summary: 1,
+  reasoning: 0.5,
+  tool_call: 0.6,
+  tool_result: 0.2,
+};
+
+export interface Coverage {
+  /** Which query terms each candidate contains (aligned with the query's terms). */
+  matched: (c: Candidate) => boolean[];
+  /** IDF weight per query term; 0 for terms the index does not have. */
+  weights: number[];
+  /** Terms whose weight the index's bm25 already includes. */
+  inIndexRank: boolean[];
+}
+
+export function rankCandidates(candidates: Candidate[], now: number, coverage?: Coverage): Ranked[] {
+  const ranked = candidates.map((c) => {
+    let base = c.bm25;
+    let strict = c.strict;
+    if (coverage) {
+      const m = coverage.matched(c);
+      const kw = KIND_WEIGHT[c.kind] ?? 1;
+      strict = true;
+      coverage.weights.forEach((w, i) => {
+        if (!m[i]) {
+          if (w > 0) strict = false;
+        } else if (!coverage.inIndexRank[i]) base += w * kw;
+      });
+    }
+    return { ...c, strict, score: base * (strict ? STRICT_BONUS : 1) * recencyBoost(c.timestamp, now) };
+  });
+  ranked.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
   // The same text in several places (a fork replaying its parent, a prompt echoed twice) is one hit.
   const seen = new Set<string>();
   return ranked.filter((r) => {

@@ -1,9 +1,11 @@
 /** Question or keywords in, ranked hits with snippets and provenance out. */
 import { parseQuery } from '../core/query.js';
+import { makeSnippet } from '../core/snippet.js';
+import { createTermMatcher } from '../core/term-match.js';
 import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
 import type { SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
-import { rankCandidates } from './rank.js';
+import { idf, rankCandidates } from './rank.js';
 
 export interface SearchOptions extends SearchFilters {
   limit?: number;
@@ -33,6 +35,8 @@ export interface SearchResult {
 }
 
 export const MAX_LIMIT = 100;
+/** Candidates re-ranked with every query word credited. */
+const CANDIDATES = 200;
 /** Hits from one thread before other threads get a turn (a session is often the answer, but
  * ten hits from it crowd out the others). */
 const PER_THREAD = 3;
@@ -61,8 +65,15 @@ export function searchTranscripts(store: TranscriptStore, query: string, options
   const { limit = 10, snippetTokens = 24, now = Date.now(), ...filters } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
   const parsed = parseQuery(query);
-  const candidates = store.candidates(parsed, filters, Math.max(60, n * 6));
-  const top = diversify(rankCandidates(candidates, now), n, filters.thread ? n : PER_THREAD);
+  const { candidates, dfs, dfCap, total, inIndexRank } = store.candidates(parsed, filters, Math.max(CANDIDATES, n * 6));
+  const texts = store.stepTexts(candidates.map((c) => c.rowid));
+  const match = createTermMatcher(parsed);
+  const coverage = {
+    matched: (c: { rowid: number }) => match(texts.get(c.rowid) ?? ''),
+    weights: dfs.map((df) => (df > 0 ? idf(df, total, dfCap) : 0)),
+    inIndexRank,
+  };
+  const top = diversify(rankCandidates(candidates, now, coverage), n, filters.thread ? n : PER_THREAD);
   const hits = top.map((c) => ({
     thread: c.threadId,
     agent: c.agent,
@@ -72,7 +83,7 @@ export function searchTranscripts(store: TranscriptStore, query: string, options
     role: c.role,
     kind: c.kind,
     timestamp: c.timestamp,
-    snippet: squash(store.snippet(c.rowid, parsed, snippetTokens) ?? ''),
+    snippet: squash(makeSnippet(texts.get(c.rowid) ?? '', parsed, snippetTokens)),
     score: Math.round(c.score * 1000) / 1000,
     source: { path: c.source, line: c.line },
   }));

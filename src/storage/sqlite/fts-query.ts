@@ -28,9 +28,20 @@ export function termExpr(t: QueryTerm): string {
   }
 }
 
-function withExclusions(expr: string, q: ParsedQuery): string {
+/** An identifier's exact form only (its joined form or, for snake_case, the name itself). */
+export function exactIdentExpr(t: QueryTerm): string {
+  return quote(joinedForm(t.text));
+}
+
+/** The excluded terms OR-ed, or null when there are none. */
+export function excludedExpr(q: ParsedQuery): string | null {
   const not = q.excluded.map(termExpr).filter(Boolean);
-  return not.length ? `(${expr}) NOT (${not.join(' OR ')})` : expr;
+  return not.length ? not.join(' OR ') : null;
+}
+
+function withExclusions(expr: string, q: ParsedQuery): string {
+  const not = excludedExpr(q);
+  return not ? `(${expr}) NOT (${not})` : expr;
 }
 
 /** Any term may match (ranked by bm25, which rewards matching more and rarer terms). */
@@ -38,19 +49,6 @@ export function anyTermsExpr(q: ParsedQuery): string | null {
   const parts = q.terms.map(termExpr).filter(Boolean);
   if (parts.length === 0) return null;
   return withExclusions(parts.join(' OR '), q);
-}
-
-/**
- * Rows that match one of the `rare` terms, ranked by every term: `(rare…) AND (all…)` matches the
- * same rows as the rare terms alone (cheap to rank), while bm25 still credits the common terms
- * those rows also contain.
- */
-export function rareTermsExpr(q: ParsedQuery, rare: QueryTerm[]): string | null {
-  const all = q.terms.map(termExpr).filter(Boolean);
-  const some = rare.map(termExpr).filter(Boolean);
-  if (some.length === 0) return null;
-  if (some.length === all.length) return anyTermsExpr(q);
-  return withExclusions(`(${some.join(' OR ')}) AND (${all.join(' OR ')})`, q);
 }
 
 /** Every term must match: the strict tier. */

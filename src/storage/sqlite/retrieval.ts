@@ -1,27 +1,32 @@
 /**
- * Bounded retrieval over the FTS5 index. Ranking a match costs ~2 µs in FTS5, so a question of
- * common words over a million steps would rank hundreds of thousands of rows. Instead:
- *   1. the strict tier: steps that contain every term (small intersections, cheap to rank);
- *   2. the relevance tier: steps that contain one of the rarest terms (chosen by document
- *      frequency from the vocabulary, up to a budget), ranked by all terms;
- * and each tier ranks at most BUDGET rows, the most recent ones when a tier matches more.
+ * Bounded retrieval over the FTS5 index. Two costs grow with the corpus: ranking a match (~2 µs
+ * each) and, for bm25's IDF, reading the whole document list of every word in the query — a
+ * common word over a million steps is tens of milliseconds before a single row is ranked. So:
+ *   - each term's document frequency is counted only up to DF_CAP (bounded work);
+ *   - the index is queried with the rare terms only (OR-ed, rarest first, up to a budget), and at
+ *     most RANK_BUDGET matches are ranked (the most recent when there are more);
+ *   - common words are credited afterwards, in the search layer, from the candidates' own text.
+ * When every word is common, the most recent steps containing all of them are returned unranked.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { identParts, joinedForm } from '../../core/idents.js';
-import { porterStem } from '../../core/porter.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
-import type { Candidate, SearchFilters } from '../../ports/transcript-store.js';
-import { allTermsExpr, rareTermsExpr } from './fts-query.js';
+import type { Candidate, CandidateSet, SearchFilters } from '../../ports/transcript-store.js';
+import { exactIdentExpr, excludedExpr, termExpr } from './fts-query.js';
 import type { Db } from './open.js';
 
 // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a rowid constraint with a
 // REAL value (every match comes back): rowid parameters are always CAST to INTEGER.
 
-/** Rows a tier may rank. */
-export const RANK_BUDGET = 1500;
+/** Matches ranked at most. */
+export const RANK_BUDGET = 2000;
+/** Summed document frequency of the rare terms sent to the index. */
+const RARE_BUDGET = RANK_BUDGET;
+/** Document frequencies are counted up to this; a term at the cap is "common". */
+const DF_CAP = 3000;
 
 type Row = Record<string, unknown>;
+type Probe = { t: QueryTerm; expr: string; df: number };
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
 /** Extra SQL conditions on `s` (steps) and `t` (threads) for the filters. */
@@ -77,7 +82,7 @@ const toCandidate = (r: Row, strict: boolean): Candidate => ({
 });
 
 export interface Retriever {
-  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): Candidate[];
+  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
 }
 
 export function createRetriever(db: Db): Retriever {
@@ -91,84 +96,116 @@ export function createRetriever(db: Db): Retriever {
     }
     return s;
   };
-  const vocabDoc = db.prepare<[string], { doc: number }>('SELECT doc FROM steps_vocab WHERE term = ?');
-  const vocabRange = db.prepare<[string, string], { n: number | null }>(
-    'SELECT sum(doc) AS n FROM (SELECT doc FROM steps_vocab WHERE term >= ? AND term < ? LIMIT 200)',
-  );
+  const maxId = db.prepare<[], { n: number | null }>('SELECT max(id) AS n FROM steps');
   const threadRange = db.prepare<[string], { lo: number | null; hi: number | null }>(
     'SELECT min(s.id) AS lo, max(s.id) AS hi FROM steps s JOIN threads t ON t.tid = s.tid WHERE t.id = ?',
   );
+  // How many steps a term matches, counted up to a cap: exact for the rare terms that matter,
+  // "common" beyond it, and never more than DF_CAP cheap iterations (the fts5vocab table would
+  // give exact counts, but its lookups cost milliseconds on a large index).
+  const countMatches = db.prepare<[string], { n: number }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM steps_fts WHERE steps_fts MATCH ? LIMIT ${DF_CAP})`,
+  );
 
-  const wordDf = (w: string) => vocabDoc.get(porterStem(w.toLowerCase()))?.doc ?? 0;
-
-  /** Estimated number of steps a term matches. */
-  function df(t: QueryTerm): number {
-    switch (t.kind) {
-      case 'word':
-        return wordDf(t.text);
-      case 'phrase':
-        return Math.min(...t.text.split(' ').map(wordDf));
-      case 'prefix': {
-        const hi = t.text.slice(0, -1) + String.fromCharCode(t.text.charCodeAt(t.text.length - 1) + 1);
-        return vocabRange.get(t.text, hi)?.n ?? 0;
-      }
-      case 'ident': {
-        const parts = identParts(t.text);
-        return wordDf(joinedForm(t.text)) + (parts.length ? Math.min(...parts.map(wordDf)) : 0);
-      }
+  /**
+   * The expression to send for a term and how many steps it matches (capped at DF_CAP). An
+   * identifier found whole is searched whole: its parts (`move`, `route`) would match far more.
+   */
+  function probe(t: QueryTerm): { t: QueryTerm; expr: string; df: number } {
+    if (t.kind === 'ident') {
+      const exact = exactIdentExpr(t);
+      const n = countMatches.get(exact)?.n ?? 0;
+      if (n > 0) return { t, expr: exact, df: n };
     }
+    const expr = termExpr(t);
+    return { t, expr, df: expr ? (countMatches.get(expr)?.n ?? 0) : 0 };
   }
 
-  /** The terms to OR in the relevance tier: rarest first while their matches fit the budget. */
-  function rareTerms(terms: QueryTerm[]): QueryTerm[] {
-    const byDf = terms.map((t) => ({ t, df: df(t) })).sort((a, b) => a.df - b.df);
-    const picked: QueryTerm[] = [];
+  /** The terms to OR: rare ones, rarest first, while their matches fit the budget. */
+  function rareTerms(byDf: Probe[]): Probe[] {
+    const picked: Probe[] = [];
     let total = 0;
-    for (const { t, df: n } of byDf) {
-      if (picked.length > 0 && total + n > RANK_BUDGET) break;
-      picked.push(t);
-      total += n;
+    for (const p of byDf) {
+      if (p.df >= DF_CAP || (picked.length > 0 && total + p.df > RARE_BUDGET)) break;
+      picked.push(p);
+      total += p.df;
     }
     return picked;
   }
 
-  /** Rank one tier: at most RANK_BUDGET matches (the most recent when there are more). */
-  function tier(expr: string, filters: SearchFilters, limit: number, strict: boolean): Candidate[] {
+  function scope(filters: SearchFilters): { join: string; params: unknown[] } | null {
     const { where, params } = filterSql(filters);
     if (filters.thread) {
       // A thread's steps sit in one rowid range; FTS5 seeks straight to it.
       const r = threadRange.get(filters.thread);
-      if (!r?.lo) return [];
+      if (!r?.lo) return null;
       where.push('f.rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)');
       params.push(r.lo, r.hi);
     }
     const join = where.length
       ? `FROM steps_fts f JOIN steps s ON s.id = f.rowid JOIN threads t ON t.tid = s.tid WHERE steps_fts MATCH ? AND ${where.join(' AND ')}`
       : 'FROM steps_fts f WHERE steps_fts MATCH ?';
-    const pivot = prepared(
-      `SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${RANK_BUDGET}`,
-    ).get(expr, ...params) as { id: number } | undefined;
+    return { join, params };
+  }
+
+  /** Rank the matches of `expr`: at most RANK_BUDGET of them (the most recent when there are more). */
+  function ranked(expr: string, filters: SearchFilters, limit: number): Candidate[] {
+    const sc = scope(filters);
+    if (!sc) return [];
+    const { join, params } = sc;
+    const pivot = prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${RANK_BUDGET}`).get(
+      expr,
+      ...params,
+    ) as { id: number } | undefined;
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
-    const sql = where.length
-      ? `SELECT ${CANDIDATE_COLS}, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`
-      : `SELECT ${CANDIDATE_COLS}, c.rank AS rank FROM (SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?) c
-         JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
-    return (prepared(sql).all(...args) as Row[]).map((r) => toCandidate(r, strict));
+    return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
+  }
+
+  /** The most recent matches of `expr`, unranked (scores fall gently with age). */
+  function recent(expr: string, filters: SearchFilters, limit: number): Candidate[] {
+    const sc = scope(filters);
+    if (!sc) return [];
+    const found = rows(`SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [
+      expr,
+      ...sc.params,
+      limit,
+    ]);
+    found.forEach((c, i) => {
+      c.bm25 = 1 / (1 + i / limit);
+    });
+    return found;
+  }
+
+  function rows(inner: string, args: unknown[]): Candidate[] {
+    const sql = `SELECT ${CANDIDATE_COLS}, c.rank AS rank FROM (${inner}) c
+      JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
+    return (prepared(sql).all(...args) as Row[]).map((r) => toCandidate(r, false));
   }
 
   return {
     candidates(query, filters, limit) {
-      if (query.terms.length === 0) return [];
-      const byRow = new Map<number, Candidate>();
-      const strict = allTermsExpr(query);
-      if (strict) for (const c of tier(strict, filters, limit, true)) byRow.set(c.rowid, c);
-      if (query.terms.length > 1) {
-        const rel = rareTermsExpr(query, rareTerms(query.terms));
-        if (rel)
-          for (const c of tier(rel, filters, limit, false)) if (!byRow.has(c.rowid)) byRow.set(c.rowid, c);
+      const probes = query.terms.map(probe);
+      const dfs = probes.map((p) => p.df);
+      const total = (maxId.get()?.n ?? 0) as number;
+      // Words that occur nowhere (typos, words the answer doesn't use) must not sink the query.
+      const byDf = probes.filter((p) => p.df > 0).sort((a, b) => a.df - b.df);
+      let candidates: Candidate[] = [];
+      const rare = rareTerms(byDf);
+      const exclusions = excludedExpr(query);
+      if (rare.length > 0) {
+        const expr = rare.map((p) => p.expr).join(' OR ');
+        candidates = ranked(exclusions ? `(${expr}) NOT (${exclusions})` : expr, filters, limit);
+      } else if (byDf.length > 0) {
+        const and = byDf.map((p) => p.expr).join(' AND ');
+        candidates = recent(exclusions ? `(${and}) NOT (${exclusions})` : and, filters, limit);
+        if (candidates.length === 0) {
+          const or = byDf.map((p) => p.expr).join(' OR ');
+          candidates = recent(exclusions ? `(${or}) NOT (${exclusions})` : or, filters, limit);
+        }
       }
-      return [...byRow.values()];
+      const inIndexRank = query.terms.map((t) => rare.some((p) => p.t === t));
+      return { candidates, dfs, dfCap: DF_CAP, total, inIndexRank };
     },
   };
 }
