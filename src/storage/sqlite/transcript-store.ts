@@ -322,6 +322,17 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     candidates(query: ParsedQuery, filters, limit) {
       return guard(() => retriever.candidates(query, filters, limit));
     },
+    stepTexts(rowids) {
+      const out = new Map<number, string>();
+      for (let i = 0; i < rowids.length; i += 500) {
+        const chunk = rowids.slice(i, i + 500);
+        const rows = db
+          .prepare(`SELECT id, text FROM steps WHERE id IN (${chunk.map(() => '?').join(',')})`)
+          .all(...chunk) as { id: number; text: string }[];
+        for (const r of rows) out.set(r.id, r.text);
+      }
+      return out;
+    },
     snippet(rowid, query, maxTokens) {
       const row = stmt.stepText.get(rowid);
       return row ? makeSnippet(row.text, query, maxTokens) : null;
