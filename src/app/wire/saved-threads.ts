@@ -1,7 +1,14 @@
-/** Wiring for saved threads (not built yet). */
+/** Wiring for saved threads: the service over the transcript store and the saved-thread tables. */
+import { createSavedThreadService } from '../../services/saved-threads/index.js';
+import { createSqliteSavedThreadStore } from '../../storage/sqlite/saved-thread-store.js';
 import type { KnowledgeContext } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireSavedThreads(_ctx: KnowledgeContext): {} {
-  return {};
+export function wireSavedThreads(ctx: KnowledgeContext) {
+  return {
+    savedThreads: createSavedThreadService({
+      store: ctx.store,
+      saved: createSqliteSavedThreadStore(ctx.db),
+      policy: ctx.config.policy,
+    }),
+  };
 }
