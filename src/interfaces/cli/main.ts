@@ -11,10 +11,10 @@ import { fail } from './output.js';
 export function buildProgram(): Command {
   const program = new Command('hippo')
     .description('Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.')
-    .version(VERSION, '-v, --version')
     .option('--home <dir>', 'Hippo data directory (default $HIPPO_HOME or ~/.hippo)')
     .option('--db <file>', 'SQLite file to use (default <home>/hippo.db, or $HIPPO_DB)')
     .showHelpAfterError('(run `hippo <command> --help` for usage)')
+    .addHelpText('after', '\n`hippo --version` prints the version.')
     .exitOverride();
 
 
@@ -97,6 +97,13 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv = process.argv): Promise<void> {
+  // Handled here, not with commander's .version(): a root option is matched anywhere on the line,
+  // which would swallow subcommand options such as `skills show X --version 2`.
+  const rest = argv.slice(2);
+  if (rest.length === 1 && (rest[0] === '-v' || rest[0] === '--version')) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
