@@ -29,11 +29,11 @@ export type PhaseAServices = ReturnType<typeof wireMemories> &
   ReturnType<typeof wireSkills> &
   ReturnType<typeof wireWiki> &
   ReturnType<typeof wireSavedThreads>;
-export type KnowledgeServices = PhaseAServices &
-  ReturnType<typeof wireWorkingMemory> &
-  ReturnType<typeof wireContextBundle> &
-  ReturnType<typeof wireFs> &
-  ReturnType<typeof wirePortability>;
+/** What the context bundle is built from. */
+export type WithWorkingMemory = PhaseAServices & ReturnType<typeof wireWorkingMemory>;
+/** Everything but the cross-cutting fs and export/import services. */
+export type WithContext = WithWorkingMemory & ReturnType<typeof wireContextBundle>;
+export type KnowledgeServices = WithContext & ReturnType<typeof wireFs> & ReturnType<typeof wirePortability>;
 
 export function createKnowledgeServices(ctx: KnowledgeContext): KnowledgeServices {
   const a: PhaseAServices = {
@@ -43,11 +43,7 @@ export function createKnowledgeServices(ctx: KnowledgeContext): KnowledgeService
     ...wireWiki(ctx),
     ...wireSavedThreads(ctx),
   };
-  return {
-    ...a,
-    ...wireWorkingMemory(ctx, a),
-    ...wireContextBundle(ctx, a),
-    ...wireFs(ctx, a),
-    ...wirePortability(ctx, a),
-  };
+  const withWm: WithWorkingMemory = { ...a, ...wireWorkingMemory(ctx, a) };
+  const withContext: WithContext = { ...withWm, ...wireContextBundle(ctx, withWm) };
+  return { ...withContext, ...wireFs(ctx, withContext), ...wirePortability(ctx, withContext) };
 }

@@ -1,7 +1,7 @@
 /** Wiring for context bundle (not built yet). */
-import type { KnowledgeContext, PhaseAServices } from '../knowledge.js';
+import type { KnowledgeContext, WithWorkingMemory } from '../knowledge.js';
 
 // biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireContextBundle(_ctx: KnowledgeContext, _deps: PhaseAServices): {} {
+export function wireContextBundle(_ctx: KnowledgeContext, _deps: WithWorkingMemory): {} {
   return {};
 }
