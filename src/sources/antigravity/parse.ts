@@ -27,7 +27,7 @@ import { asString, isRecord, titleFrom, tryParseJson } from '../../core/text.js'
 import type { Step } from '../../core/types.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
 import { antigravityStep, MAX_TOOL_CALL_SLOTS, SLOT } from './step-number.js';
-import { toIso } from './timestamps.js';
+import { toIso } from '../../core/format.js';
 import { describeToolCall } from './tool-call.js';
 import { userRequestText } from './user-text.js';
 

@@ -12,7 +12,7 @@ import { asString, isRecord, titleFrom, tryParseJson } from '../../core/text.js'
 import type { Role, StepKind, ThreadMeta } from '../../core/types.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
 import { isContinuationSummary, isScaffoldingPrompt, stripInjected, toolResultText } from './content.js';
-import { fingerprint, preview, pushBounded, toIso } from './support.js';
+import { fingerprint, preview, pushBounded, toIso } from '../../core/format.js';
 import { describeToolCall } from './tools.js';
 
 /** Line types Claude Code writes that carry nothing to index. */

@@ -13,7 +13,7 @@ import { asString, isRecord, squash, titleFrom } from '../../core/text.js';
 import type { Role, StepKind, ThreadMeta } from '../../core/types.js';
 import type { ParseSink } from '../../ports/source.js';
 import { cwdFromEnvironmentContext, isInjectedUserText } from './injected.js';
-import { fingerprint, pushBounded, toIso } from './support.js';
+import { fingerprint, pushBounded, toIso } from '../../core/format.js';
 import { decodeArguments, describeCodexCall, readToolOutput } from './tools.js';
 
 type TwinKind = 'prompt' | 'response' | 'reasoning';

@@ -7,7 +7,7 @@
 import { asString, isRecord, tryParseJson } from '../../core/text.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
 import { type CodexState, CodexThreadBuilder } from './builder.js';
-import { preview } from './support.js';
+import { preview } from '../../core/format.js';
 
 /** Item types a bare (pre-envelope) rollout line may hold. */
 const BARE_ITEM_TYPES = new Set([

@@ -1,6 +1,6 @@
 /** How a Codex tool call is named, what it acted on, and whether its output reports a failure. */
 import { asString, isRecord, squash, tryParseJson } from '../../core/text.js';
-import { compactArgs } from './support.js';
+import { compactArgs } from '../../core/format.js';
 
 /** Normalized description of one Codex tool call. */
 export interface ToolCallInfo {

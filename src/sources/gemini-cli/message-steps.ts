@@ -15,7 +15,7 @@
 import { isRecord } from '../../core/text.js';
 import { partsText } from './content.js';
 import type { StepDraft } from './step-draft.js';
-import { toIso } from './timestamps.js';
+import { toIso } from '../../core/format.js';
 import { toolCallDrafts } from './tool-call.js';
 
 /** Steps of a message of a known type, or the unknown type's name. */

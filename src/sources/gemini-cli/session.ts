@@ -25,7 +25,7 @@ import { asString, isRecord, titleFrom } from '../../core/text.js';
 import type { ParseSink } from '../../ports/source.js';
 import { messageSteps } from './message-steps.js';
 import type { StepDraft } from './step-draft.js';
-import { toIso } from './timestamps.js';
+import { toIso } from '../../core/format.js';
 
 /** Everything needed to continue after the last line; small and JSON-serializable. */
 export interface GeminiState {

@@ -5,7 +5,7 @@
  */
 import { asString, isRecord, squash } from '../../core/text.js';
 import type { StepDraft } from './step-draft.js';
-import { toIso } from './timestamps.js';
+import { toIso } from '../../core/format.js';
 
 /**
  * Arg keys naming what a call acts on, most specific first: file tools (`file_path`, older
