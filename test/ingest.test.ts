@@ -173,3 +173,20 @@ test('a file that vanishes mid-run is skipped without failing the run', () => {
     engine.close();
   }
 });
+
+test('a time budget stops between files and leaves the rest for the next run', () => {
+  const h = tempHome();
+  after(h.cleanup);
+  h.write(claudePath(S1), `${claudeLine(S1, 'user', 'first session')}\n`);
+  h.write(claudePath(S2), `${claudeLine(S2, 'user', 'second session')}\n`);
+  const engine = h.engine();
+  try {
+    const slice = engine.transcripts.index({ budgetMs: 0 });
+    assert.equal(slice.pending, 2);
+    assert.equal(slice.steps.written, 0);
+    const rest = engine.transcripts.index();
+    assert.deepEqual([rest.pending, rest.files.new, rest.steps.written], [0, 2, 2]);
+  } finally {
+    engine.close();
+  }
+});

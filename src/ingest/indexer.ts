@@ -40,6 +40,11 @@ export interface IndexRunOptions {
   /** Re-read every file from the start. */
   full?: boolean;
   onProgress?: (done: number, total: number, path: string) => void;
+  /**
+   * Stop starting new files after this many milliseconds (the MCP server's refresh before an
+   * answer); what is left is picked up by the next run. `pending` in the summary says how much.
+   */
+  budgetMs?: number;
 }
 
 export interface AgentSummary {
@@ -60,6 +65,8 @@ export interface IndexSummary {
   issues: number;
   skipped: { path: string; reason: string }[];
   agents: Partial<Record<AgentId, AgentSummary>>;
+  /** Files not looked at because the time budget ran out. */
+  pending: number;
   ms: number;
 }
 
@@ -332,7 +339,7 @@ export function createIndexer({
   }
 
   return {
-    run({ agents, full = false, onProgress } = {}) {
+    run({ agents, full = false, onProgress, budgetMs } = {}) {
       const started = performance.now();
       const chosen = agents?.length ? agents.map((a) => byId.get(a)).filter((a): a is SourceAdapter => !!a) : adapters;
       const summary: IndexSummary = {
@@ -341,6 +348,7 @@ export function createIndexer({
         issues: 0,
         skipped: [],
         agents: {},
+        pending: 0,
         ms: 0,
       };
       const cursors = new Map(store.listCursors().map((c) => [c.path, c]));
@@ -372,6 +380,10 @@ export function createIndexer({
       }
       let done = 0;
       for (const { adapter, file } of work) {
+        if (budgetMs !== undefined && performance.now() - started > budgetMs) {
+          summary.pending = work.length - done;
+          break;
+        }
         const sum = summary.agents[adapter.id]!;
         try {
           indexFile(adapter, file, cursors.get(file.path), full, sum);

@@ -49,7 +49,16 @@ export function errorResult(e: unknown): CallToolResult {
 export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: McpDeps): McpServer {
   const { transcripts } = engine;
   const stats = () => engine.stats();
-  const refresh = refreshMs > 0 ? () => void engine.transcripts.index() : undefined;
+  // A refresh never holds an answer for long: a large backlog is indexed a slice per call.
+  let pending = 0;
+  const refresh =
+    refreshMs > 0
+      ? () => {
+          pending = engine.transcripts.index({ budgetMs: 1500 }).pending;
+        }
+      : undefined;
+  const catchingUp = () =>
+    pending > 0 ? `\n(index catching up: ${pending} transcript files not read yet; run \`hippo index\` to finish now)` : '';
   const server = new McpServer(
     { name: 'hippo', version: VERSION },
     {
@@ -96,7 +105,7 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
     guarded(({ query, limit, ...f }) => {
       const r = transcripts.search(query, { ...f, limit: limit ?? 8 });
       return {
-        content: [{ type: 'text', text: renderHits(r) }],
+        content: [{ type: 'text', text: renderHits(r) + catchingUp() }],
         structuredContent: {
           hits: r.hits.map((h) => ({ thread: h.thread, step: h.step, source: h.source, score: h.score })),
         },
@@ -149,7 +158,7 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
     },
     guarded(() => {
       const s = stats();
-      const lines = [`${s.threads} threads, ${s.steps} steps, ${s.issues} parse issues`];
+      const lines = [`${s.threads} threads, ${s.steps} steps, ${s.issues} parse issues${catchingUp()}`];
       for (const [a, x] of Object.entries(s.perAgent))
         lines.push(`${a}: ${x.threads} threads, ${x.steps} steps, last ${x.lastUpdated ?? 'never'}`);
       return { content: [{ type: 'text', text: lines.join('\n') }] };
