@@ -31,7 +31,9 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
 function allowed(from: string, to: string): boolean {
   if (from === to) return true;
   if (ALLOWED[from]) return ALLOWED[from](to);
-  if (from.startsWith('storage/') || from.startsWith('sources/')) return ['core', 'ports'].includes(to);
+  if (from.startsWith('storage/')) return ['core', 'ports'].includes(to);
+  // Adapters never import each other; they may use the shared helpers at the sources/ root.
+  if (from.startsWith('sources/')) return ['core', 'ports', 'sources'].includes(to);
   if (from === 'sources') return to === 'core' || to === 'ports' || to.startsWith('sources/');
   if (from === 'storage') return ['core', 'ports'].includes(to) || to.startsWith('storage/');
   // The CLI's `hippo mcp` command starts the MCP server; no other interface reaches into another.

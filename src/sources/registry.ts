@@ -7,7 +7,12 @@ import { claudeCodeAdapter } from './claude-code/index.js';
 import { codexAdapter } from './codex/index.js';
 import { geminiCliAdapter } from './gemini-cli/index.js';
 
-export const ADAPTERS: readonly SourceAdapter[] = [antigravityAdapter, claudeCodeAdapter, codexAdapter, geminiCliAdapter];
+export const ADAPTERS: readonly SourceAdapter[] = [
+  antigravityAdapter,
+  claudeCodeAdapter,
+  codexAdapter,
+  geminiCliAdapter,
+];
 
 export function getAdapter(id: string): SourceAdapter {
   if (!isAgentId(id)) throw invalidInput(`Unknown agent "${id}"; known agents: ${AGENT_IDS.join(', ')}`);

@@ -22,7 +22,10 @@ export function createCollector(): { sink: ParseSink; result: () => Collected } 
     },
     issue: (i) => void issues.push(i),
   };
-  return { sink, result: () => ({ thread, steps: [...steps.values()].sort((a, b) => a.step - b.step), issues }) };
+  return {
+    sink,
+    result: () => ({ thread, steps: [...steps.values()].sort((a, b) => a.step - b.step), issues }),
+  };
 }
 
 /** Split a file into complete lines (a last line without newline is included, like a finished file). */

@@ -5,10 +5,11 @@
  * Exactly one file per conversation is returned, the full one when present, so a conversation
  * never becomes two threads. Directory listings only. No environment variable moves these roots.
  */
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { type Dirent, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseIssue } from '../../core/types.js';
 import type { LocateEnv, TranscriptFile } from '../../ports/source.js';
+import { listDir } from '../list-dir.js';
 
 /** Antigravity's data roots under `~/.gemini/`, one per product flavour. */
 export const ANTIGRAVITY_ROOTS = ['antigravity', 'antigravity-ide', 'antigravity-cli'] as const;
@@ -40,17 +41,5 @@ function isFile(path: string, report: (issue: ParseIssue) => void): boolean {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOTDIR') report({ path, message: `cannot read: ${code ?? (e as Error).message}` });
     return false;
-  }
-}
-
-function listDir(dir: string, report: (issue: ParseIssue) => void): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      report({ path: dir, message: `cannot read directory: ${code ?? (e as Error).message}` });
-    }
-    return [];
   }
 }

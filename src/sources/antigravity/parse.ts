@@ -23,11 +23,12 @@
  * Thread: sessionId = the conversation id (the `brain/<id>` folder). The format records no cwd, so
  * project = the first `Cwd` arg of any tool call, else unset.
  */
+
+import { toIso } from '../../core/format.js';
 import { asString, isRecord, titleFrom, tryParseJson } from '../../core/text.js';
 import type { Step } from '../../core/types.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
 import { antigravityStep, MAX_TOOL_CALL_SLOTS, SLOT } from './step-number.js';
-import { toIso } from '../../core/format.js';
 import { describeToolCall } from './tool-call.js';
 import { userRequestText } from './user-text.js';
 

@@ -8,11 +8,11 @@
  * are paired with their call by `tool_use_id`.
  */
 import { basename, dirname } from 'node:path';
+import { fingerprint, preview, pushBounded, toIso } from '../../core/format.js';
 import { asString, isRecord, titleFrom, tryParseJson } from '../../core/text.js';
 import type { Role, StepKind, ThreadMeta } from '../../core/types.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
 import { isContinuationSummary, isScaffoldingPrompt, stripInjected, toolResultText } from './content.js';
-import { fingerprint, preview, pushBounded, toIso } from '../../core/format.js';
 import { describeToolCall } from './tools.js';
 
 /** Line types Claude Code writes that carry nothing to index. */

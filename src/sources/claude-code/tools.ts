@@ -1,6 +1,7 @@
 /** How a Claude Code tool call is named and what it acted on. */
-import { asString, isRecord, squash } from '../../core/text.js';
+
 import { compactArgs } from '../../core/format.js';
+import { asString, isRecord, squash } from '../../core/text.js';
 
 /** Normalized description of one `tool_use` block. */
 export interface ToolCallInfo {

@@ -9,11 +9,12 @@
  * other channel; the twin is dropped, so one copy of each is kept and repeated identical prompts
  * ("yes") still count as many times as they were typed.
  */
+
+import { fingerprint, pushBounded, toIso } from '../../core/format.js';
 import { asString, isRecord, squash, titleFrom } from '../../core/text.js';
 import type { Role, StepKind, ThreadMeta } from '../../core/types.js';
 import type { ParseSink } from '../../ports/source.js';
 import { cwdFromEnvironmentContext, isInjectedUserText } from './injected.js';
-import { fingerprint, pushBounded, toIso } from '../../core/format.js';
 import { decodeArguments, describeCodexCall, readToolOutput } from './tools.js';
 
 type TwinKind = 'prompt' | 'response' | 'reasoning';

@@ -3,36 +3,17 @@
  * and legacy `rollout-*.json` documents, which the TypeScript CLI wrote straight into `sessions/`
  * (also accepted inside the date folders). Directory listings only: this runs before every MCP answer.
  */
-import { type Dirent, readdirSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseIssue } from '../../core/types.js';
 import type { LocateEnv, TranscriptFile } from '../../ports/source.js';
+import { isDirLike, isFileLike, listDir } from '../list-dir.js';
 
 /** The Codex home for this environment. */
 export function codexHome(env: LocateEnv): string {
   const override = env.env.CODEX_HOME?.trim();
   return override ? override : join(env.home, '.codex');
 }
-
-/**
- * List a directory; a missing one (or a file where a directory was expected) is simply empty, any
- * other failure (EACCES, ELOOP…) is reported and skipped.
- */
-function list(dir: string, report: (issue: ParseIssue) => void): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      report({ path: dir, message: `cannot read directory: ${code ?? (e as Error).message}` });
-    }
-    return [];
-  }
-}
-
-// Symlinks are accepted as either kind without a stat; a wrong guess just lists as empty (ENOTDIR).
-const isDirLike = (d: Dirent) => d.isDirectory() || d.isSymbolicLink();
-const isFileLike = (d: Dirent) => d.isFile() || d.isSymbolicLink();
 
 function rollout(dir: string, d: Dirent): TranscriptFile | undefined {
   if (!isFileLike(d) || !d.name.startsWith('rollout-')) return undefined;
@@ -56,13 +37,13 @@ export function locateCodex(env: LocateEnv, report: (issue: ParseIssue) => void)
       if (f) out.push(f);
     }
   };
-  const top = list(sessions, report);
+  const top = listDir(sessions, report);
   collect(sessions, top);
   for (const year of dateDirs(sessions, top, /^\d{4}$/)) {
-    const months = list(year, report);
+    const months = listDir(year, report);
     for (const month of dateDirs(year, months, /^\d{2}$/)) {
-      const days = list(month, report);
-      for (const day of dateDirs(month, days, /^\d{2}$/)) collect(day, list(day, report));
+      const days = listDir(month, report);
+      for (const day of dateDirs(month, days, /^\d{2}$/)) collect(day, listDir(day, report));
     }
   }
   return out;

@@ -4,10 +4,11 @@
  * `{record_type: "state"}` markers; the TypeScript CLI wrote one `.json` document
  * `{session: {id, timestamp, …}, items: [...]}`. All three feed the same builder.
  */
+
+import { preview } from '../../core/format.js';
 import { asString, isRecord, tryParseJson } from '../../core/text.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
 import { type CodexState, CodexThreadBuilder } from './builder.js';
-import { preview } from '../../core/format.js';
 
 /** Item types a bare (pre-envelope) rollout line may hold. */
 const BARE_ITEM_TYPES = new Set([

@@ -1,6 +1,7 @@
 /** How a Codex tool call is named, what it acted on, and whether its output reports a failure. */
-import { asString, isRecord, squash, tryParseJson } from '../../core/text.js';
+
 import { compactArgs } from '../../core/format.js';
+import { asString, isRecord, squash, tryParseJson } from '../../core/text.js';
 
 /** Normalized description of one Codex tool call. */
 export interface ToolCallInfo {

@@ -8,10 +8,11 @@
  * - `<parentSessionId>/*.jsonl` → subagent sessions.
  * `logs.json` (prompts only), checkpoints, plans and `tmp/bin` are ignored. Listings only.
  */
-import { type Dirent, readdirSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseIssue } from '../../core/types.js';
 import type { LocateEnv, TranscriptFile } from '../../ports/source.js';
+import { isFileLike, listDir } from '../list-dir.js';
 
 const SESSION_LINES = /^session-.+\.jsonl$/;
 const SESSION_DOCUMENT = /^session-.+\.json$/;
@@ -42,21 +43,4 @@ export function locateGeminiCli(env: LocateEnv, report: (issue: ParseIssue) => v
     }
   }
   return found;
-}
-
-function isFileLike(e: Dirent): boolean {
-  return e.isFile() || e.isSymbolicLink();
-}
-
-/** Entries of `dir`; [] when it does not exist (or is not a directory), reported when unreadable. */
-function listDir(dir: string, report: (issue: ParseIssue) => void): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      report({ path: dir, message: `cannot read directory: ${code ?? (e as Error).message}` });
-    }
-    return [];
-  }
 }

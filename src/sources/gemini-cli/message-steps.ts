@@ -12,10 +12,11 @@
  * compression writes a synthetic user turn holding `<state_snapshot>…`, which is a continuation
  * summary, not a prompt.
  */
+
+import { toIso } from '../../core/format.js';
 import { isRecord } from '../../core/text.js';
 import { partsText } from './content.js';
 import type { StepDraft } from './step-draft.js';
-import { toIso } from '../../core/format.js';
 import { toolCallDrafts } from './tool-call.js';
 
 /** Steps of a message of a known type, or the unknown type's name. */

@@ -21,11 +21,12 @@
  * `directories` (the workspace list `/dir add` records, which starts with the project root).
  * A subagent session (`chats/<parentSessionId>/<id>.jsonl`) gets parentId `gemini-cli:<parent>`.
  */
+
+import { toIso } from '../../core/format.js';
 import { asString, isRecord, titleFrom } from '../../core/text.js';
 import type { ParseSink } from '../../ports/source.js';
 import { messageSteps } from './message-steps.js';
 import type { StepDraft } from './step-draft.js';
-import { toIso } from '../../core/format.js';
 
 /** Everything needed to continue after the last line; small and JSON-serializable. */
 export interface GeminiState {

@@ -3,9 +3,10 @@
  * on a `gemini` message. The call and its outcome live in the same record, so pairing is by the
  * record itself; a later rewrite of the message (same id) fills in the result.
  */
+
+import { toIso } from '../../core/format.js';
 import { asString, isRecord, squash } from '../../core/text.js';
 import type { StepDraft } from './step-draft.js';
-import { toIso } from '../../core/format.js';
 
 /**
  * Arg keys naming what a call acts on, most specific first: file tools (`file_path`, older
