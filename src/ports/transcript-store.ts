@@ -63,6 +63,8 @@ export interface Candidate {
   bm25: number;
   /** Contains every query term (set by the search layer). */
   strict: boolean;
+  /** Ranked by the index (its bm25 covers the terms sent); false for recency-ordered probes. */
+  ranked: boolean;
   threadId: string;
   agent: AgentId;
   project: string | null;

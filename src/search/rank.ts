@@ -64,7 +64,7 @@ export function rankCandidates(candidates: Candidate[], now: number, coverage?: 
       coverage.weights.forEach((w, i) => {
         if (!m[i]) {
           if (w > 0) strict = false;
-        } else if (!coverage.inIndexRank[i]) base += w * kw;
+        } else if (!c.ranked || !coverage.inIndexRank[i]) base += w * kw;
       });
     }
     return { ...c, strict, score: base * (strict ? STRICT_BONUS : 1) * recencyBoost(c.timestamp, now) };

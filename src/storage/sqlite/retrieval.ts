@@ -22,6 +22,8 @@ import type { Db } from './open.js';
 export const RANK_BUDGET = 2000;
 /** Summed document frequency of the rare terms sent to the index. */
 const RARE_BUDGET = RANK_BUDGET;
+/** Recent steps taken from each AND probe. */
+const PROBE_LIMIT = 100;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
 
@@ -64,10 +66,11 @@ export function filterSql(f: SearchFilters): { where: string[]; params: unknown[
 const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line, s.hash,
   t.id AS thread_id, t.agent, t.project, t.title, t.source`;
 
-const toCandidate = (r: Row, strict: boolean): Candidate => ({
+const toCandidate = (r: Row, ranked: boolean): Candidate => ({
   rowid: r.rowid as number,
-  bm25: -(r.rank as number),
-  strict,
+  bm25: ranked ? -(r.rank as number) : 0,
+  strict: false,
+  ranked,
   threadId: r.thread_id as string,
   agent: r.agent as AgentId,
   project: (r.project as string | null) ?? null,
@@ -159,28 +162,23 @@ export function createRetriever(db: Db): Retriever {
     ) as { id: number } | undefined;
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
-    return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
+    return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args, true);
   }
 
-  /** The most recent matches of `expr`, unranked (scores fall gently with age). */
+  /**
+   * The most recent matches of `expr`, unranked: no bm25, so no scan of each word's whole
+   * document list; FTS5 intersects by seeking. The search layer scores them from their text.
+   */
   function recent(expr: string, filters: SearchFilters, limit: number): Candidate[] {
     const sc = scope(filters);
     if (!sc) return [];
-    const found = rows(`SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [
-      expr,
-      ...sc.params,
-      limit,
-    ]);
-    found.forEach((c, i) => {
-      c.bm25 = 1 / (1 + i / limit);
-    });
-    return found;
+    return rows(`SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [expr, ...sc.params, limit], false);
   }
 
-  function rows(inner: string, args: unknown[]): Candidate[] {
+  function rows(inner: string, args: unknown[], isRanked: boolean): Candidate[] {
     const sql = `SELECT ${CANDIDATE_COLS}, c.rank AS rank FROM (${inner}) c
       JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
-    return (prepared(sql).all(...args) as Row[]).map((r) => toCandidate(r, false));
+    return (prepared(sql).all(...args) as Row[]).map((r) => toCandidate(r, isRanked));
   }
 
   return {
@@ -190,20 +188,29 @@ export function createRetriever(db: Db): Retriever {
       const total = (maxId.get()?.n ?? 0) as number;
       // Words that occur nowhere (typos, words the answer doesn't use) must not sink the query.
       const byDf = probes.filter((p) => p.df > 0).sort((a, b) => a.df - b.df);
-      let candidates: Candidate[] = [];
-      const rare = rareTerms(byDf);
+      const byRow = new Map<number, Candidate>();
+      const add = (list: Candidate[]) => {
+        for (const c of list) if (!byRow.has(c.rowid)) byRow.set(c.rowid, c);
+      };
       const exclusions = excludedExpr(query);
-      if (rare.length > 0) {
-        const expr = rare.map((p) => p.expr).join(' OR ');
-        candidates = ranked(exclusions ? `(${expr}) NOT (${exclusions})` : expr, filters, limit);
-      } else if (byDf.length > 0) {
-        const and = byDf.map((p) => p.expr).join(' AND ');
-        candidates = recent(exclusions ? `(${and}) NOT (${exclusions})` : and, filters, limit);
-        if (candidates.length === 0) {
-          const or = byDf.map((p) => p.expr).join(' OR ');
-          candidates = recent(exclusions ? `(${or}) NOT (${exclusions})` : or, filters, limit);
+      const not = (expr: string) => (exclusions ? `(${expr}) NOT (${exclusions})` : expr);
+      const rare = rareTerms(byDf);
+      // 1. Rare words, ranked by the index.
+      if (rare.length > 0) add(ranked(not(rare.map((p) => p.expr).join(' OR ')), filters, limit));
+      // 2. Steps with every word, and (for longer queries) with all but one of the commonest
+      //    words: the answer to a question usually shares several of its words, common or not.
+      if (byDf.length > 1) {
+        add(recent(not(byDf.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
+        if (byDf.length > 2) {
+          for (const drop of byDf.slice(-2)) {
+            const rest = byDf.filter((p) => p !== drop);
+            add(recent(not(rest.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
+          }
         }
       }
+      // 3. Nothing yet: the most recent steps with any of the words.
+      if (byRow.size === 0 && byDf.length > 0) add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
+      const candidates = [...byRow.values()];
       const inIndexRank = query.terms.map((t) => rare.some((p) => p.t === t));
       return { candidates, dfs, dfCap: DF_CAP, total, inIndexRank };
     },
