@@ -48,9 +48,8 @@ export interface SearchFilters {
 /** What the index returned for a query, with what the search layer needs to finish ranking. */
 export interface CandidateSet {
   candidates: Candidate[];
-  /** Steps each query term matches (aligned with query.terms), counted up to dfCap. */
+  /** Steps each query term matches (aligned with query.terms). */
   dfs: number[];
-  dfCap: number;
   /** Roughly how many steps are indexed. */
   total: number;
   /** Whether each term's weight is already in the candidates' bm25 (it was sent to the index). */

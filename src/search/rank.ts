@@ -24,14 +24,10 @@ export function recencyBoost(timestamp: string | null, now: number): number {
   return 1 + RECENCY_MAX * 0.5 ** (ageDays / HALF_LIFE_DAYS);
 }
 
-/**
- * Inverse document frequency as FTS5's bm25 computes it. A frequency at the count cap is only a
- * lower bound; such a word is assumed to be in at least 1 step in 20.
- */
-export function idf(df: number, total: number, cap: number): number {
+/** Inverse document frequency as FTS5's bm25 computes it. */
+export function idf(df: number, total: number): number {
   const n = Math.max(total, df + 1);
-  const d = df >= cap ? Math.max(df, n / 20) : df;
-  return Math.max(1e-6, Math.log((n - d + 0.5) / (d + 0.5)));
+  return Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
 }
 
 /** Column weights of the index (migrations/001), for words credited outside it. */

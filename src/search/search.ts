@@ -65,12 +65,12 @@ export function searchTranscripts(store: TranscriptStore, query: string, options
   const { limit = 10, snippetTokens = 24, now = Date.now(), ...filters } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
   const parsed = parseQuery(query);
-  const { candidates, dfs, dfCap, total, inIndexRank } = store.candidates(parsed, filters, Math.max(CANDIDATES, n * 6));
+  const { candidates, dfs, total, inIndexRank } = store.candidates(parsed, filters, Math.max(CANDIDATES, n * 6));
   const texts = store.stepTexts(candidates.map((c) => c.rowid));
   const match = createTermMatcher(parsed);
   const coverage = {
     matched: (c: { rowid: number }) => match(texts.get(c.rowid) ?? ''),
-    weights: dfs.map((df) => (df > 0 ? idf(df, total, dfCap) : 0)),
+    weights: dfs.map((df) => (df > 0 ? idf(df, total) : 0)),
     inIndexRank,
   };
   const top = diversify(rankCandidates(candidates, now, coverage), n, filters.thread ? n : PER_THREAD);

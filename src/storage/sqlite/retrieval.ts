@@ -9,10 +9,12 @@
  * When every word is common, the most recent steps containing all of them are returned unranked.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { porterStem } from '../../core/porter.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import type { Candidate, CandidateSet, SearchFilters } from '../../ports/transcript-store.js';
 import { exactIdentExpr, excludedExpr, termExpr } from './fts-query.js';
+import { createTermStats } from './term-stats.js';
 import type { Db } from './open.js';
 
 // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a rowid constraint with a
@@ -110,18 +112,30 @@ export function createRetriever(db: Db): Retriever {
     `SELECT count(*) AS n FROM (SELECT 1 FROM steps_fts WHERE steps_fts MATCH ? LIMIT ${DF_CAP})`,
   );
 
+  const stats = createTermStats(db);
+  /** Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. */
+  function matches(expr: string, word: string | null, total: number): number {
+    const n = countMatches.get(expr)?.n ?? 0;
+    return n >= DF_CAP && word ? Math.max(n, stats.df(porterStem(word), total)) : n;
+  }
+
   /**
-   * The expression to send for a term and how many steps it matches (capped at DF_CAP). An
-   * identifier found whole is searched whole: its parts (`move`, `route`) would match far more.
+   * The expression to send for a term and how many steps it matches. An identifier found whole
+   * is searched whole: its parts (`move`, `route`) would match far more.
    */
-  function probe(t: QueryTerm): { t: QueryTerm; expr: string; df: number } {
+  function probe(t: QueryTerm, total: number): Probe {
     if (t.kind === 'ident') {
       const exact = exactIdentExpr(t);
       const n = countMatches.get(exact)?.n ?? 0;
       if (n > 0) return { t, expr: exact, df: n };
     }
     const expr = termExpr(t);
-    return { t, expr, df: expr ? (countMatches.get(expr)?.n ?? 0) : 0 };
+    if (!expr) return { t, expr, df: 0 };
+    if (t.kind === 'phrase') {
+      const n = countMatches.get(expr)?.n ?? 0;
+      return { t, expr, df: n };
+    }
+    return { t, expr, df: matches(expr, t.kind === 'word' ? t.text : null, total) };
   }
 
   /** The terms to OR: rare ones, rarest first, while their matches fit the budget. */
@@ -183,9 +197,9 @@ export function createRetriever(db: Db): Retriever {
 
   return {
     candidates(query, filters, limit) {
-      const probes = query.terms.map(probe);
-      const dfs = probes.map((p) => p.df);
       const total = (maxId.get()?.n ?? 0) as number;
+      const probes = query.terms.map((t) => probe(t, total));
+      const dfs = probes.map((p) => p.df);
       // Words that occur nowhere (typos, words the answer doesn't use) must not sink the query.
       const byDf = probes.filter((p) => p.df > 0).sort((a, b) => a.df - b.df);
       const byRow = new Map<number, Candidate>();
@@ -200,19 +214,18 @@ export function createRetriever(db: Db): Retriever {
       // 2. Steps with every word, and (for longer queries) with all but one of the commonest
       //    words: the answer to a question usually shares several of its words, common or not.
       if (byDf.length > 1) {
-        add(recent(not(byDf.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
+        const and = (ps: Probe[]) => add(recent(not(ps.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
+        and(byDf);
         if (byDf.length > 2) {
-          for (const drop of byDf.slice(-2)) {
-            const rest = byDf.filter((p) => p !== drop);
-            add(recent(not(rest.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
-          }
+          and(byDf.slice(0, -1)); // all but the commonest word
+          and(byDf.slice(0, 2)); // the two rarest words
         }
       }
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0) add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
       const candidates = [...byRow.values()];
       const inIndexRank = query.terms.map((t) => rare.some((p) => p.t === t));
-      return { candidates, dfs, dfCap: DF_CAP, total, inIndexRank };
+      return { candidates, dfs, total, inIndexRank };
     },
   };
 }

@@ -59,6 +59,8 @@ CREATE VIRTUAL TABLE steps_fts USING fts5(
 INSERT INTO steps_fts(steps_fts, rank) VALUES ('rank', 'bm25(1.3, 1.0, 0.5, 0.6, 0.2, 0.7, 0.1)');
 -- Document frequency per term, so queries can be bounded by how common their words are.
 CREATE VIRTUAL TABLE steps_vocab USING fts5vocab(steps_fts, 'row');
+-- Cached exact frequencies of common words (storage/sqlite/term-stats.ts).
+CREATE TABLE term_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL, total INTEGER NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE files (
   path       TEXT PRIMARY KEY,
