@@ -3,8 +3,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { invalidInput } from '../core/errors.js';
+import { checkSpaceName } from '../core/spaces.js';
 import { isRecord } from '../core/text.js';
 import { DEFAULT_POLICY, type IndexPolicy } from '../ingest/prepare-step.js';
 
@@ -19,6 +20,10 @@ export interface HippoConfig {
   policy: IndexPolicy;
   /** How long a write waits for another writer before failing (HIPPO_BUSY_TIMEOUT_MS). */
   busyTimeoutMs: number;
+  /** HIPPO_SPACE: the space every call works in unless it names one. */
+  space?: string;
+  /** `spaces` in config.json: project directory (absolute) → default space for work in it. */
+  spaces?: Record<string, string>;
 }
 
 export interface ConfigFlags {
@@ -29,7 +34,8 @@ export interface ConfigFlags {
 function positiveInt(name: string, raw: unknown, fallback: number): number {
   if (raw === undefined || raw === null || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw invalidInput(`${name} must be a positive whole number, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw invalidInput(`${name} must be a positive whole number, got "${raw}"`);
   return n;
 }
 
@@ -49,13 +55,31 @@ function readConfigFile(path: string): Record<string, unknown> {
   throw invalidInput(`${path} is not a JSON object; fix or remove it`);
 }
 
+/** The `spaces` map of config.json, validated: absolute (or ~/) directories to space names. */
+function readSpaces(raw: unknown, home: string, file: string): Record<string, string> {
+  if (raw === undefined || raw === null) return {};
+  if (!isRecord(raw)) throw invalidInput(`"spaces" in ${file} must map project directories to space names`);
+  const out: Record<string, string> = {};
+  for (const [dir, space] of Object.entries(raw)) {
+    if (typeof space !== 'string')
+      throw invalidInput(`"spaces" in ${file}: the space for ${dir} must be a string`);
+    checkSpaceName(space, `space for ${dir} in ${file}`);
+    const expanded = dir === '~' ? home : dir.startsWith('~/') ? join(home, dir.slice(2)) : dir;
+    if (!isAbsolute(expanded))
+      throw invalidInput(`"spaces" in ${file}: ${dir} must be an absolute directory`);
+    out[resolve(expanded)] = space;
+  }
+  return out;
+}
+
 export function loadConfig(
   flags: ConfigFlags = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): HippoConfig {
-  const home = env.HOME || homedir();
+  const home = resolve(env.HOME || homedir());
   const hippoHome = resolve(flags.home ?? env.HIPPO_HOME ?? join(home, '.hippo'));
-  const file = readConfigFile(join(hippoHome, 'config.json'));
+  const configPath = join(hippoHome, 'config.json');
+  const file = readConfigFile(configPath);
   const policy: IndexPolicy = {
     maxTextChars: positiveInt(
       'maxTextChars',
@@ -69,6 +93,12 @@ export function loadConfig(
     ),
   };
   const dbPath = resolve(flags.db ?? env.HIPPO_DB ?? join(hippoHome, 'hippo.db'));
-  const busyTimeoutMs = positiveInt('HIPPO_BUSY_TIMEOUT_MS', env.HIPPO_BUSY_TIMEOUT_MS ?? file.busyTimeoutMs, 10_000);
-  return { hippoHome, dbPath, home, env, policy, busyTimeoutMs };
+  const busyTimeoutMs = positiveInt(
+    'HIPPO_BUSY_TIMEOUT_MS',
+    env.HIPPO_BUSY_TIMEOUT_MS ?? file.busyTimeoutMs,
+    10_000,
+  );
+  const spaces = readSpaces(file.spaces, home, configPath);
+  const space = env.HIPPO_SPACE?.trim() || undefined;
+  return { hippoHome, dbPath, home, env, policy, busyTimeoutMs, space, spaces };
 }

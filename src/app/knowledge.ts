@@ -45,5 +45,9 @@ export function createKnowledgeServices(ctx: KnowledgeContext): KnowledgeService
   };
   const withWm: WithWorkingMemory = { ...a, ...wireWorkingMemory(ctx, a) };
   const withContext: WithContext = { ...withWm, ...wireContextBundle(ctx, withWm) };
-  return { ...withContext, ...wireFs(ctx, withContext), ...wirePortability(ctx, withContext) };
+  return {
+    ...withContext,
+    ...wireFs(ctx, withContext),
+    ...wirePortability(ctx, withContext),
+  };
 }

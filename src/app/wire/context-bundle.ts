@@ -1,7 +1,20 @@
-/** Wiring for context bundle (not built yet). */
+/** Wiring for the context bundle: rules, working memory and skills of the engine, and bounded memory reads. */
+import { type ContextBundleService, createContextBundleService } from '../../services/context-bundle.js';
+import { createSqliteContextBundleStore } from '../../storage/sqlite/context-bundle-store.js';
 import type { KnowledgeContext, WithWorkingMemory } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireContextBundle(_ctx: KnowledgeContext, _deps: WithWorkingMemory): {} {
-  return {};
+export interface ContextBundleServices {
+  contextBundle: ContextBundleService;
+}
+
+export function wireContextBundle(ctx: KnowledgeContext, deps: WithWorkingMemory): ContextBundleServices {
+  return {
+    contextBundle: createContextBundleService({
+      rules: deps.rules,
+      store: createSqliteContextBundleStore(ctx.db),
+      skills: deps.skills,
+      workingMemory: deps.workingMemory,
+      spaces: deps.spaces,
+    }),
+  };
 }

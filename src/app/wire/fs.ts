@@ -1,7 +1,24 @@
-/** Wiring for fs (not built yet). */
+/** Wiring for the fs: every knowledge service mounted as one tree, plus the read-only catalog. */
+import { createFs, type FsService } from '../../services/fs/index.js';
+import { createSqliteKnowledgeCatalog } from '../../storage/sqlite/knowledge-catalog.js';
 import type { KnowledgeContext, WithContext } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireFs(_ctx: KnowledgeContext, _deps: WithContext): {} {
-  return {};
+export interface FsServices {
+  fs: FsService;
+}
+
+export function wireFs(ctx: KnowledgeContext, deps: WithContext): FsServices {
+  return {
+    fs: createFs({
+      memories: deps.memories,
+      rules: deps.rules,
+      skills: deps.skills,
+      wiki: deps.wiki,
+      spaces: deps.spaces,
+      workingMemory: deps.workingMemory,
+      transcripts: ctx.transcripts,
+      store: ctx.store,
+      catalog: createSqliteKnowledgeCatalog(ctx.db),
+    }),
+  };
 }

@@ -1,7 +1,15 @@
-/** Wiring for memories (not built yet). */
+/** Wiring for memories and spaces: the SQLite memory store, the space resolver from config. */
+import { createMemoryService, type MemoryService } from '../../services/memories.js';
+import { createSpaceService, type SpaceService } from '../../services/spaces.js';
+import { createSqliteMemoryStore } from '../../storage/sqlite/memory-store.js';
 import type { KnowledgeContext } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireMemories(_ctx: KnowledgeContext): {} {
-  return {};
+export function wireMemories(ctx: KnowledgeContext): { memories: MemoryService; spaces: SpaceService } {
+  const spaces = createSpaceService({ envSpace: ctx.config.space, mappings: ctx.config.spaces });
+  const memories = createMemoryService({
+    store: createSqliteMemoryStore(ctx.db),
+    spaces,
+    threads: ctx.store,
+  });
+  return { memories, spaces };
 }

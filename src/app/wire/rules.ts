@@ -1,7 +1,10 @@
-/** Wiring for rules (not built yet). */
+/** Wiring for standing rules: the SQLite rule store and the same space resolution as memories. */
+import { createRuleService, type RuleService } from '../../services/rules.js';
+import { createSpaceService } from '../../services/spaces.js';
+import { createSqliteRuleStore } from '../../storage/sqlite/rule-store.js';
 import type { KnowledgeContext } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireRules(_ctx: KnowledgeContext): {} {
-  return {};
+export function wireRules(ctx: KnowledgeContext): { rules: RuleService } {
+  const spaces = createSpaceService({ envSpace: ctx.config.space, mappings: ctx.config.spaces });
+  return { rules: createRuleService({ store: createSqliteRuleStore(ctx.db), spaces }) };
 }

@@ -1,7 +1,15 @@
-/** Wiring for wiki (not built yet). */
+/** Wiring for wiki pages: the SQLite store and the space resolver. */
+import { createSpaceService } from '../../services/spaces.js';
+import { createWikiService, type WikiService } from '../../services/wiki.js';
+import { createSqliteWikiStore } from '../../storage/sqlite/wiki-store.js';
 import type { KnowledgeContext } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireWiki(_ctx: KnowledgeContext): {} {
-  return {};
+export function wireWiki(ctx: KnowledgeContext): { wiki: WikiService } {
+  const spaces = createSpaceService({ envSpace: ctx.config.space, mappings: ctx.config.spaces });
+  return {
+    wiki: createWikiService({
+      store: createSqliteWikiStore(ctx.db, ctx.config.dbPath),
+      resolveSpace: ({ space, cwd }) => spaces.resolve({ space, cwd }),
+    }),
+  };
 }

@@ -1,7 +1,24 @@
-/** Wiring for working memory (not built yet). */
+/** Wiring for working memory: the briefing store, the Phase A memories, and the transcript threads. */
+import {
+  createWorkingMemoryService,
+  type WorkingMemoryService,
+} from '../../services/working-memory/index.js';
+import { createSqliteWorkingMemoryStore } from '../../storage/sqlite/working-memory-store.js';
 import type { KnowledgeContext, PhaseAServices } from '../knowledge.js';
 
-// biome-ignore lint/complexity/noBannedTypes: no services yet
-export function wireWorkingMemory(_ctx: KnowledgeContext, _deps: PhaseAServices): {} {
-  return {};
+export interface WorkingMemoryServices {
+  workingMemory: WorkingMemoryService;
+}
+
+export function wireWorkingMemory(ctx: KnowledgeContext, deps: PhaseAServices): WorkingMemoryServices {
+  return {
+    workingMemory: createWorkingMemoryService({
+      store: createSqliteWorkingMemoryStore(ctx.db),
+      memories: deps.memories,
+      threads: ctx.store,
+      spaces: deps.spaces,
+      projectSpaces: ctx.config.spaces,
+      home: ctx.config.home,
+    }),
+  };
 }

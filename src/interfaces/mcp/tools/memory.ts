@@ -1,6 +1,270 @@
-/** MCP tools for memories (not built yet). */
+/**
+ * MCP tools for memories: the agent is the writer. Search and get are read-only; add, update,
+ * supersede and restore write; forget is destructive (restorable, but it hides knowledge) and
+ * needs `confirm: true`. Hard deletes (purge) stay on the CLI.
+ */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { isHippoError } from '../../../core/errors.js';
+import type { Memory, MemoryDetail, MemorySearchResult } from '../../../services/memories.js';
 import type { Guard } from '../server.js';
 
-export function registerMemoriesTools(_server: McpServer, _engine: Engine, _guard: Guard): void {}
+const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+const DESTRUCTIVE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+const TYPES = [
+  'fact',
+  'preference',
+  'decision',
+  'plan',
+  'procedure',
+  'learning',
+  'context',
+  'event',
+] as const;
+
+const text = (t: string, structured?: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text: t }],
+  ...(structured ? { structuredContent: structured } : {}),
+});
+
+/** Errors about ids point at the memory tools, not the transcript ones. */
+function memoryErrors<A>(fn: (args: A) => CallToolResult): (args: A) => CallToolResult {
+  return (args) => {
+    try {
+      return fn(args);
+    } catch (e) {
+      if (isHippoError(e) && e.code === 'NOT_FOUND')
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `NOT_FOUND: ${e.message}. Hint: memory_search finds memory ids.` }],
+        };
+      throw e;
+    }
+  };
+}
+
+const day = (ts: string | null) => (ts ? ts.slice(0, 10) : '?');
+const cap = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (memory_get for all)` : s);
+
+function head(m: Memory): string {
+  const labels = m.labels.length ? ` [${m.labels.join(', ')}]` : '';
+  const status = m.status === 'active' ? '' : ` ${m.status.toUpperCase()}`;
+  return `${m.link} ${m.unit_type} imp=${m.importance} ${day(m.updated_at)} ${m.space}${status}${labels} — ${m.title}`;
+}
+
+function renderMemory(m: MemoryDetail): string {
+  const lines = [head(m)];
+  if (m.project) lines.push(`project: ${m.project}`);
+  if (m.provenance?.link)
+    lines.push(
+      `from: ${m.provenance.link}${m.provenance.step_to !== m.provenance.step_from ? `-${m.provenance.step_to}` : ''}`,
+    );
+  if (m.provenance?.source) lines.push(`source: ${m.provenance.source}`);
+  if (m.event_start) lines.push(`event: ${day(m.event_start)}${m.event_end ? ` → ${day(m.event_end)}` : ''}`);
+  if (m.superseded_by) lines.push(`superseded by: hippo://memory/${m.superseded_by}`);
+  if (m.supersedes.length) lines.push(`supersedes: ${m.supersedes.join(', ')}`);
+  lines.push(m.content);
+  return lines.join('\n');
+}
+
+function renderSearch(r: MemorySearchResult): string {
+  if (r.hits.length === 0) return `No memories match "${r.query}". Try other words or fewer filters.`;
+  return r.hits.map((h, i) => `[${i + 1}] ${head(h)}\n${cap(h.content, 400)}`).join('\n');
+}
+
+const provenanceShape = {
+  thread: z.string().optional().describe('Source thread id or hippo://thread/<id>#<step>'),
+  steps: z.string().optional().describe('Step range A-B in that thread'),
+  source: z.string().optional().describe('Or a source file/URL'),
+};
+const contentShape = {
+  title: z.string().optional(),
+  type: z.enum(TYPES).optional().describe('Default fact'),
+  labels: z.array(z.string()).optional(),
+  importance: z.number().optional().describe('0-1, default 0.5'),
+  project: z.string().optional().describe('Absolute project dir'),
+};
+
+export function registerMemoriesTools(server: McpServer, engine: Engine, guard: Guard): void {
+  const { memories } = engine;
+  const cwd = process.cwd();
+
+  server.registerTool(
+    'memory_add',
+    {
+      title: 'Remember something',
+      description:
+        'Save a fact, decision, preference, procedure or learning worth keeping across sessions; cite where it came from. A duplicate returns the existing memory (labels merged).',
+      inputSchema: {
+        content: z.string().describe('One self-contained idea'),
+        ...contentShape,
+        ...provenanceShape,
+        event_start: z.string().optional().describe('For events: a date'),
+        event_end: z.string().optional(),
+        space: z.string().optional(),
+      },
+      annotations: WRITE,
+    },
+    guard(
+      memoryErrors(({ content, labels, event_start, event_end, ...rest }) => {
+        const m = memories.add({
+          content,
+          ...rest,
+          labels,
+          eventStart: event_start,
+          eventEnd: event_end,
+          cwd,
+        });
+        const how = m.deduplicated ? `already known (${m.match} duplicate); labels merged` : 'saved';
+        return text(`${how}: ${head(m)}`, { id: m.id, deduplicated: m.deduplicated, link: m.link });
+      }),
+    ),
+  );
+
+  server.registerTool(
+    'memory_search',
+    {
+      title: 'Search memories',
+      description:
+        'Search saved memories before deciding or redoing something, or when the user refers to what was agreed. Ranked by relevance, importance, recency.',
+      inputSchema: {
+        query: z.string(),
+        labels: z.array(z.string()).optional().describe('All of these'),
+        type: z.enum(TYPES).optional(),
+        project: z.string().optional(),
+        space: z.string().optional(),
+        all_spaces: z.boolean().optional(),
+        as_of: z.string().optional().describe('Date: what was valid then, superseded included'),
+        since: z.string().optional(),
+        until: z.string().optional(),
+        limit: z.number().int().min(1).max(50).optional().describe('Default 8'),
+      },
+      annotations: READ,
+    },
+    guard(({ query, type, all_spaces, as_of, limit, ...f }) => {
+      const r = memories.search(query, {
+        ...f,
+        types: type,
+        allSpaces: all_spaces,
+        asOf: as_of,
+        limit: limit ?? 8,
+        cwd,
+      });
+      return text(renderSearch(r), { hits: r.hits.map((h) => ({ id: h.id, score: h.score })) });
+    }),
+  );
+
+  server.registerTool(
+    'memory_get',
+    {
+      title: 'Read a memory',
+      description:
+        'Read one memory in full, with where it came from (a memory_search hit or a hippo:// link).',
+      inputSchema: { id: z.string().describe('Id or hippo://memory/<id>') },
+      annotations: READ,
+    },
+    guard(memoryErrors(({ id }) => text(renderMemory(memories.get(id))))),
+  );
+
+  server.registerTool(
+    'memory_update',
+    {
+      title: 'Correct a memory',
+      description:
+        'Fix a memory in place (wording, labels, importance). If the fact itself changed, use memory_supersede.',
+      inputSchema: {
+        id: z.string(),
+        content: z.string().optional(),
+        ...contentShape,
+        labels: z.array(z.string()).optional().describe('Replaces all'),
+        add_labels: z.array(z.string()).optional(),
+      },
+      annotations: WRITE,
+    },
+    guard(
+      memoryErrors(({ id, add_labels, ...patch }) =>
+        text(renderMemory(memories.update(id, { ...patch, addLabels: add_labels }))),
+      ),
+    ),
+  );
+
+  server.registerTool(
+    'memory_supersede',
+    {
+      title: 'Replace a memory',
+      description:
+        'When a memory is no longer true: saves the new content and retires the old (kept as history, see as_of). Type, labels, importance, project carry over.',
+      inputSchema: { id: z.string(), content: z.string(), ...contentShape, ...provenanceShape },
+      annotations: { ...WRITE, idempotentHint: false },
+    },
+    guard(
+      memoryErrors(({ id, ...rest }) => {
+        const m = memories.supersede(id, rest);
+        return text(`superseded ${m.supersedes.join(', ')} with: ${head(m)}`, {
+          id: m.id,
+          supersedes: m.supersedes,
+        });
+      }),
+    ),
+  );
+
+  server.registerTool(
+    'memory_forget',
+    {
+      title: 'Forget a memory',
+      description: 'Hide a wrong or unwanted memory (memory_restore undoes it). Needs confirm: true.',
+      inputSchema: { id: z.string(), confirm: z.boolean().optional() },
+      annotations: DESTRUCTIVE,
+    },
+    guard(
+      memoryErrors(({ id, confirm }) => {
+        if (confirm !== true)
+          return {
+            isError: true,
+            content: [
+              {
+                type: 'text',
+                text: 'memory_forget hides the memory; call again with confirm: true if that is intended.',
+              },
+            ],
+          };
+        const m = memories.forget(id);
+        return text(`${m.changed ? 'forgotten' : 'already forgotten'}: ${m.link} (memory_restore undoes it)`);
+      }),
+    ),
+  );
+
+  server.registerTool(
+    'memory_restore',
+    {
+      title: 'Restore a memory',
+      description: 'Bring back a memory hidden by memory_forget, into search and listings again.',
+      inputSchema: { id: z.string() },
+      annotations: WRITE,
+    },
+    guard(
+      memoryErrors(({ id }) => {
+        const m = memories.restore(id);
+        return text(`${m.changed ? 'restored' : 'was not forgotten'}: ${head(m)}`);
+      }),
+    ),
+  );
+}

@@ -1,6 +1,144 @@
-/** MCP tools for rules (not built yet). */
+/**
+ * MCP tools for standing rules. list/resolve are read-only; add/update write; remove is
+ * destructive and needs `confirm: true`.
+ */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import type { ResolvedRule, Rule } from '../../../services/rules.js';
 import type { Guard } from '../server.js';
 
-export function registerRulesTools(_server: McpServer, _engine: Engine, _guard: Guard): void {}
+const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+const DESTRUCTIVE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
+const SCOPE = 'global, agent:<id>, project:<absolute dir> or space:<name>';
+
+const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+
+function render(r: Rule | ResolvedRule, i: number): string {
+  const why = 'reason' in r ? ` (applies: ${r.reason})` : '';
+  const off = r.enabled ? '' : ' DISABLED';
+  return `${i + 1}. [${r.id}] ${r.scope} p=${r.priority}${off}${why}\n${r.body}`;
+}
+
+export function registerRulesTools(server: McpServer, engine: Engine, guard: Guard): void {
+  const { rules } = engine;
+  const cwd = process.cwd();
+
+  server.registerTool(
+    'rules_resolve',
+    {
+      title: 'Rules that apply here',
+      description:
+        'The standing rules to follow now, in order, for this agent, project and space. Call at the start of a task when no context bundle was given.',
+      inputSchema: {
+        agent: z.enum(AGENTS).optional(),
+        project: z.string().optional().describe('Absolute project dir'),
+        space: z.string().optional(),
+      },
+      annotations: READ,
+    },
+    guard(({ agent, project, space }) => {
+      const r = rules.resolve({ agent, project, space, cwd });
+      const head = `space ${r.space}${r.agent ? `, agent ${r.agent}` : ''}${r.project ? `, project ${r.project}` : ''}`;
+      return text(r.rules.length ? `${head}\n${r.rules.map(render).join('\n')}` : `${head}: no rules apply.`);
+    }),
+  );
+
+  server.registerTool(
+    'rules_list',
+    {
+      title: 'List rules',
+      description: 'List standing rules with ids, scopes and priorities, to review or edit them.',
+      inputSchema: {
+        scope: z.string().optional().describe(SCOPE),
+        space: z.string().optional(),
+        all_spaces: z.boolean().optional(),
+      },
+      annotations: READ,
+    },
+    guard(({ scope, space, all_spaces }) => {
+      const r = rules.list({ scope, space, allSpaces: all_spaces, cwd });
+      return text(r.rules.length ? r.rules.map(render).join('\n') : 'No rules.');
+    }),
+  );
+
+  server.registerTool(
+    'rules_add',
+    {
+      title: 'Add a rule',
+      description: 'Save an instruction the user wants followed every time (e.g. "use pnpm, never npm").',
+      inputSchema: {
+        body: z.string(),
+        title: z.string().optional(),
+        scope: z.string().optional().describe(`${SCOPE}; default global`),
+        priority: z.number().int().optional().describe('Higher first; default 0'),
+        enabled: z.boolean().optional(),
+      },
+      annotations: WRITE,
+    },
+    guard((input) => {
+      const r = rules.add(input);
+      return text(`added: ${render(r, 0).slice(3)}`);
+    }),
+  );
+
+  server.registerTool(
+    'rules_update',
+    {
+      title: 'Change a rule',
+      description: 'Change a rule’s body, title, scope, priority, or switch it on/off.',
+      inputSchema: {
+        id: z.string(),
+        body: z.string().optional(),
+        title: z.string().optional(),
+        scope: z.string().optional(),
+        priority: z.number().int().optional(),
+        enabled: z.boolean().optional(),
+      },
+      annotations: { ...WRITE, idempotentHint: true },
+    },
+    guard(({ id, ...patch }) => text(`updated: ${render(rules.update(id, patch), 0).slice(3)}`)),
+  );
+
+  server.registerTool(
+    'rules_remove',
+    {
+      title: 'Delete a rule',
+      description:
+        'Delete a rule for good (rules_update enabled: false only switches it off). Needs confirm: true.',
+      inputSchema: { id: z.string(), confirm: z.boolean().optional() },
+      annotations: DESTRUCTIVE,
+    },
+    guard(({ id, confirm }) => {
+      if (confirm !== true)
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: 'rules_remove deletes the rule for good; call again with confirm: true if that is intended.',
+            },
+          ],
+        };
+      return text(`removed rule ${rules.remove(id).id}`);
+    }),
+  );
+}

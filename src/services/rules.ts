@@ -1,0 +1,230 @@
+/**
+ * Standing rules: always-on instructions scoped to everyone (global), one agent, one project (and
+ * the directories below it) or one space. `resolve` answers "what applies here, in what order";
+ * the context bundle uses the same call, so the order is defined once (core/rules.ts compareRules).
+ */
+import { HippoError, invalidInput, notFound } from '../core/errors.js';
+import { isAbsolutePath, normalizeProjectPath } from '../core/paths.js';
+import { redact } from '../core/redact.js';
+import {
+  compareRules,
+  formatScope,
+  parseScope,
+  type Rule,
+  type RuleScope,
+  scopeApplies,
+} from '../core/rules.js';
+import { squash, titleFrom } from '../core/text.js';
+import { AGENT_IDS, isAgentId } from '../core/types.js';
+import type { RuleStore } from '../ports/rule-store.js';
+import type { SpaceService } from './spaces.js';
+
+export const MAX_RULE_BODY = 10_000;
+const MAX_TITLE = 200;
+const MAX_PRIORITY = 1000;
+
+export interface RuleAddInput {
+  body: string;
+  title?: string;
+  /** global (default), agent:<id>, project:<absolute path>, space:<name>. */
+  scope?: string;
+  /** Higher applies first; whole number from -1000 to 1000 (default 0). */
+  priority?: number | string;
+  enabled?: boolean;
+}
+
+export type RuleUpdateInput = Partial<RuleAddInput>;
+
+export interface RuleListInput {
+  /** Only this exact scope (an explicit ask: may name another space). */
+  scope?: string;
+  /** The space whose space-scoped rules are listed beside the unscoped ones. */
+  space?: string;
+  /** Every rule, whatever its space. */
+  allSpaces?: boolean;
+  cwd?: string;
+}
+
+export interface ResolveInput {
+  agent?: string;
+  project?: string;
+  space?: string;
+  cwd?: string;
+}
+
+export interface ResolvedRule extends Rule {
+  /** Why it applies: `global`, `agent codex`, `project /home/me/shop`, `space work`. */
+  reason: string;
+}
+
+export interface RuleResolution {
+  agent: string | null;
+  project: string | null;
+  space: string;
+  /** Enabled rules that apply, in the order to follow them (see compareRules). */
+  rules: ResolvedRule[];
+}
+
+export interface RuleService {
+  add(input: RuleAddInput): Rule;
+  /** By id or a unique id prefix of 8+ characters. */
+  get(ref: string): Rule;
+  update(ref: string, patch: RuleUpdateInput): Rule;
+  remove(ref: string): { id: string; removed: true };
+  /** Rules in the order they apply; space-scoped rules of other spaces only with allSpaces. */
+  list(input?: RuleListInput): { rules: Rule[] };
+  /** The enabled rules for an agent, project and space, ordered: what the context bundle uses. */
+  resolve(input?: ResolveInput): RuleResolution;
+}
+
+export interface RuleServiceDeps {
+  store: RuleStore;
+  spaces: SpaceService;
+  now?: () => number;
+}
+
+function cleanBody(body: unknown): string {
+  if (typeof body !== 'string' || body.trim() === '') throw invalidInput('The rule body is empty');
+  const b = body.trim();
+  if (b.length > MAX_RULE_BODY)
+    throw invalidInput(
+      `The rule body is ${b.length.toLocaleString('en-US')} characters; the limit is 10,000`,
+    );
+  return redact(b).text;
+}
+
+function cleanTitle(title: unknown, body: string): string {
+  if (title === undefined || title === null || (typeof title === 'string' && title.trim() === ''))
+    return titleFrom(body, 80);
+  const t = squash(String(title));
+  if (t.length > MAX_TITLE) throw invalidInput(`The rule title is over ${MAX_TITLE} characters`);
+  return redact(t).text;
+}
+
+function cleanPriority(p: unknown, fallback: number): number {
+  if (p === undefined || p === null || p === '') return fallback;
+  const n = typeof p === 'number' ? p : Number(String(p).trim());
+  if (!Number.isInteger(n) || Math.abs(n) > MAX_PRIORITY)
+    throw invalidInput(
+      `priority must be a whole number from -${MAX_PRIORITY} to ${MAX_PRIORITY}, got "${p}"`,
+    );
+  return n;
+}
+
+const cleanScope = (scope: unknown): RuleScope =>
+  scope === undefined || scope === null || scope === ''
+    ? { kind: 'global', value: null }
+    : parseScope(String(scope));
+
+function reasonOf(s: RuleScope): string {
+  return s.kind === 'global' ? 'global' : `${s.kind} ${s.value}`;
+}
+
+export function createRuleService({ store, spaces, now = Date.now }: RuleServiceDeps): RuleService {
+  const iso = () => new Date(now()).toISOString();
+
+  function resolveId(ref: string): string {
+    if (typeof ref !== 'string' || ref.trim() === '') throw invalidInput('A rule id is required');
+    const id = ref.trim();
+    if (store.get(id)) return id;
+    if (id.length >= 8) {
+      const ids = store.idsWithPrefix(id, 6);
+      if (ids.length === 1) return ids[0];
+      if (ids.length > 1)
+        throw invalidInput(`"${id}" matches several rules (${ids.join(', ')}); give more of the id`);
+    }
+    throw notFound(`No rule "${ref}"; list rules with \`hippo rules list\``);
+  }
+
+  return {
+    add(input) {
+      const body = cleanBody(input.body);
+      const at = iso();
+      const rule: Rule = {
+        id: crypto.randomUUID(),
+        title: cleanTitle(input.title, body),
+        body,
+        scope: formatScope(cleanScope(input.scope)),
+        enabled: input.enabled ?? true,
+        priority: cleanPriority(input.priority, 0),
+        created_at: at,
+        updated_at: at,
+      };
+      store.write((w) => w.put(rule));
+      return rule;
+    },
+
+    get: (ref) => store.get(resolveId(ref))!,
+
+    update(ref, patch) {
+      const id = resolveId(ref);
+      const body = patch.body !== undefined ? cleanBody(patch.body) : undefined;
+      const scope = patch.scope !== undefined ? formatScope(cleanScope(patch.scope)) : undefined;
+      const priority = patch.priority !== undefined ? cleanPriority(patch.priority, 0) : undefined;
+      if ([body, scope, priority, patch.title, patch.enabled].every((x) => x === undefined))
+        throw invalidInput('Nothing to update: give at least one field to change');
+      return store.write((w) => {
+        const old = w.get(id);
+        if (!old) throw notFound(`No rule "${id}"`);
+        const nextBody = body ?? old.body;
+        const next: Rule = {
+          ...old,
+          body: nextBody,
+          title: patch.title !== undefined ? cleanTitle(patch.title, nextBody) : old.title,
+          scope: scope ?? old.scope,
+          priority: priority ?? old.priority,
+          enabled: patch.enabled ?? old.enabled,
+          updated_at: iso(),
+        };
+        w.put(next);
+        return next;
+      });
+    },
+
+    remove(ref) {
+      const id = resolveId(ref);
+      const removed = store.write((w) => w.remove(id));
+      if (!removed) throw new HippoError('NOT_FOUND', `No rule "${id}"`);
+      return { id, removed: true };
+    },
+
+    list(input = {}) {
+      if (input.scope !== undefined && input.scope !== '') {
+        return { rules: store.list({ scopes: [cleanScope(input.scope)] }).sort(compareRules) };
+      }
+      if (input.allSpaces) return { rules: store.list().sort(compareRules) };
+      const space = spaces.resolve({ space: input.space, cwd: input.cwd });
+      const rules = store
+        .list()
+        .filter((r) => {
+          const s = parseScope(r.scope);
+          return s.kind !== 'space' || s.value === space;
+        })
+        .sort(compareRules);
+      return { rules };
+    },
+
+    resolve(input = {}) {
+      const agent = input.agent?.trim() || undefined;
+      if (agent && !isAgentId(agent))
+        throw invalidInput(`Unknown agent "${agent}"; known: ${AGENT_IDS.join(', ')}`);
+      let project: string | undefined;
+      if (input.project) {
+        if (!isAbsolutePath(input.project.trim()))
+          throw invalidInput(`The project must be an absolute directory, got "${input.project}"`);
+        project = normalizeProjectPath(input.project);
+      }
+      const space = spaces.resolve({ space: input.space, project, cwd: input.cwd });
+      const at = { agent, project, space };
+      const rules = store
+        .list({ enabled: true })
+        .map((r) => ({ rule: r, scope: parseScope(r.scope) }))
+        .filter((x) => scopeApplies(x.scope, at))
+        .map((x) => ({ ...x.rule, reason: reasonOf(x.scope) }))
+        .sort(compareRules);
+      return { agent: agent ?? null, project: project ?? null, space, rules };
+    },
+  };
+}
+
+export type { Rule };
