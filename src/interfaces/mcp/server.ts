@@ -6,9 +6,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { Engine } from '../../app/engine.js';
 import { VERSION } from '../../app/version.js';
 import { isHippoError } from '../../core/errors.js';
-import type { Engine } from '../../app/engine.js';
+import { READ } from './annotations.js';
 import { registerKnowledgeTools } from './knowledge-tools.js';
 import { renderHits, renderSteps, renderThreads } from './render.js';
 
@@ -20,10 +21,11 @@ export interface McpDeps {
 }
 
 /** Wraps a tool handler: refreshes the index when due and maps errors to an isError result. */
-export type Guard = <A>(fn: (args: A) => CallToolResult | Promise<CallToolResult>) => (args: A) => Promise<CallToolResult>;
+export type Guard = <A>(
+  fn: (args: A) => CallToolResult | Promise<CallToolResult>,
+) => (args: A) => Promise<CallToolResult>;
 
 const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 const filterShape = {
   agent: z.enum(AGENTS).optional().describe('Only this agent'),
@@ -58,7 +60,9 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
         }
       : undefined;
   const catchingUp = () =>
-    pending > 0 ? `\n(index catching up: ${pending} transcript files not read yet; run \`hippo index\` to finish now)` : '';
+    pending > 0
+      ? `\n(index catching up: ${pending} transcript files not read yet; run \`hippo index\` to finish now)`
+      : '';
   const server = new McpServer(
     { name: 'hippo', version: VERSION },
     {
@@ -100,7 +104,7 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
         thread: z.string().optional().describe('Only inside this thread id'),
         limit: z.number().int().min(1).max(50).optional().describe('Hits to return (default 8)'),
       },
-      annotations: { title: 'Search past agent sessions', ...READ_ONLY },
+      annotations: { title: 'Search past agent sessions', ...READ },
     },
     guarded(({ query, limit, ...f }) => {
       const r = transcripts.search(query, { ...f, limit: limit ?? 8 });
@@ -126,10 +130,17 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
         from: z.number().int().optional().describe('Paging: first step (default 0)'),
         limit: z.number().int().min(1).max(100).optional().describe('Paging: steps per page (default 20)'),
       },
-      annotations: { title: 'Read steps of a past session', ...READ_ONLY },
+      annotations: { title: 'Read steps of a past session', ...READ },
     },
     guarded(({ thread, step, window, from, limit }) => {
-      const r = transcripts.show({ thread, step, window: window ?? 3, from, limit: limit ?? 20, maxChars: 3000 });
+      const r = transcripts.show({
+        thread,
+        step,
+        window: window ?? 3,
+        from,
+        limit: limit ?? 20,
+        maxChars: 3000,
+      });
       return { content: [{ type: 'text', text: renderSteps(r.thread, r.steps, r.next) }] };
     }),
   );
@@ -140,8 +151,11 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
       title: 'List past sessions',
       description:
         'List past coding-agent sessions, most recent first, with id, date, agent, project, size and title. Use it to browse what happened recently or in a project.',
-      inputSchema: { ...filterShape, limit: z.number().int().min(1).max(100).optional().describe('How many (default 20)') },
-      annotations: { title: 'List past sessions', ...READ_ONLY },
+      inputSchema: {
+        ...filterShape,
+        limit: z.number().int().min(1).max(100).optional().describe('How many (default 20)'),
+      },
+      annotations: { title: 'List past sessions', ...READ },
     },
     guarded(({ limit, ...f }) => ({
       content: [{ type: 'text', text: renderThreads(transcripts.threads({ ...f, limit: limit ?? 20 })) }],
@@ -152,9 +166,10 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
     'index_status',
     {
       title: 'Index status',
-      description: 'How many sessions and steps are indexed per agent, when each was last updated, and how many parse issues were recorded.',
+      description:
+        'How many sessions and steps are indexed per agent, when each was last updated, and how many parse issues were recorded.',
       inputSchema: {},
-      annotations: { title: 'Index status', ...READ_ONLY },
+      annotations: { title: 'Index status', ...READ },
     },
     guarded(() => {
       const s = stats();

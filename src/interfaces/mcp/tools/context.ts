@@ -2,14 +2,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { READ } from '../annotations.js';
 import type { Guard } from '../server.js';
 
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
 
 export function registerContextBundleTools(server: McpServer, engine: Engine, guard: Guard): void {

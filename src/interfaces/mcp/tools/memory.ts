@@ -9,26 +9,9 @@ import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { isHippoError } from '../../../core/errors.js';
 import type { Memory, MemoryDetail, MemorySearchResult } from '../../../services/memories.js';
+import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ } from '../annotations.js';
 import type { Guard } from '../server.js';
 
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const DESTRUCTIVE = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 const TYPES = [
   'fact',
   'preference',
@@ -121,7 +104,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
         event_end: z.string().optional(),
         space: z.string().optional(),
       },
-      annotations: WRITE,
+      annotations: IDEMPOTENT_WRITE,
     },
     guard(
       memoryErrors(({ content, labels, event_start, event_end, ...rest }) => {
@@ -197,7 +180,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
         labels: z.array(z.string()).optional().describe('Replaces all'),
         add_labels: z.array(z.string()).optional(),
       },
-      annotations: WRITE,
+      annotations: IDEMPOTENT_WRITE,
     },
     guard(
       memoryErrors(({ id, add_labels, ...patch }) =>
@@ -213,7 +196,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
       description:
         'When a memory is no longer true: saves the new content and retires the old (kept as history, see as_of). Type, labels, importance, project carry over.',
       inputSchema: { id: z.string(), content: z.string(), ...contentShape, ...provenanceShape },
-      annotations: { ...WRITE, idempotentHint: false },
+      annotations: { ...IDEMPOTENT_WRITE, idempotentHint: false },
     },
     guard(
       memoryErrors(({ id, ...rest }) => {
@@ -258,7 +241,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
       title: 'Restore a memory',
       description: 'Bring back a memory hidden by memory_forget, into search and listings again.',
       inputSchema: { id: z.string() },
-      annotations: WRITE,
+      annotations: IDEMPOTENT_WRITE,
     },
     guard(
       memoryErrors(({ id }) => {

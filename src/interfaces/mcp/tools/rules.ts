@@ -7,26 +7,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import type { ResolvedRule, Rule } from '../../../services/rules.js';
+import { DESTRUCTIVE, READ, WRITE } from '../annotations.js';
 import type { Guard } from '../server.js';
 
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-} as const;
-const DESTRUCTIVE = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
 const SCOPE = 'global, agent:<id>, project:<absolute dir> or space:<name>';
 

@@ -4,20 +4,8 @@ import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
 import { SKILL_OUTCOMES, SKILL_STAGES } from '../../../core/skill.js';
+import { READ, WRITE } from '../annotations.js';
 import type { Guard } from '../server.js';
-
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-} as const;
 
 const space = z.string().optional().describe('Space (default: the configured one)');
 const name = z.string().min(1).max(64).describe('Skill name (kebab-case)');

@@ -5,9 +5,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { WRITE } from '../annotations.js';
 import type { Guard } from '../server.js';
-
-const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
 
 const message = z.object({
   role: z.enum(['user', 'assistant', 'system', 'tool']),

@@ -3,20 +3,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { MAX_WIKI_CONTENT } from '../../../services/wiki.js';
+import { IDEMPOTENT_WRITE, READ } from '../annotations.js';
 import type { Guard } from '../server.js';
-
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 
 const space = z.string().optional().describe('Space (default: the configured one)');
 const path = z.string().min(1).max(200).describe('Page path, e.g. architecture/payments.md');
@@ -72,7 +60,7 @@ export function registerWikiTools(server: McpServer, engine: Engine, guard: Guar
         expected_version: z.number().int().min(0).optional(),
         space,
       },
-      annotations: { title: 'Write a wiki page', ...WRITE },
+      annotations: { title: 'Write a wiki page', ...IDEMPOTENT_WRITE },
     },
     guard(({ path, content, expected_version, space }) => {
       const r = wiki.write(path, content, { space, expectedVersion: expected_version });

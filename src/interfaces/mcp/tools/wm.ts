@@ -6,20 +6,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { IDEMPOTENT_WRITE, READ } from '../annotations.js';
 import type { Guard } from '../server.js';
-
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 
 const scope = {
   date: z.string().optional().describe('YYYY-MM-DD (UTC) or yesterday; default today'),
@@ -51,7 +39,7 @@ export function registerWorkingMemoryTools(server: McpServer, engine: Engine, gu
       description:
         'Regenerate the daily briefing now (reads regenerate on their own when the store changed or it is an hour old). Sections a person edited are kept.',
       inputSchema: scope,
-      annotations: { title: 'Regenerate the briefing', ...WRITE },
+      annotations: { title: 'Regenerate the briefing', ...IDEMPOTENT_WRITE },
     },
     guard(({ date, space }) => ({
       content: [{ type: 'text', text: workingMemory.refresh({ date, space, cwd }).markdown }],

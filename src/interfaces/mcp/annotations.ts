@@ -1,0 +1,27 @@
+/**
+ * Tool annotations every MCP tool uses: reads are read-only and idempotent; writes change state
+ * but destroy nothing; deletes are destructive (and their tools also require `confirm: true`).
+ */
+export const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+export const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+/** A write that can be repeated safely (an upsert, an idempotent append). */
+export const IDEMPOTENT_WRITE = { ...WRITE, idempotentHint: true } as const;
+export const DESTRUCTIVE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** A plain-text tool result. */
+export const textResult = (text: string) => ({ content: [{ type: 'text' as const, text }] });
