@@ -7,7 +7,14 @@ import { invalidInput, notFound } from '../core/errors.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
-import type { SearchFilters, StepRecord, ThreadRecord, TranscriptStore } from '../ports/transcript-store.js';
+import type {
+  IssueRecord,
+  SearchFilters,
+  StepRecord,
+  StoreStats,
+  ThreadRecord,
+  TranscriptStore,
+} from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
 
 export interface FilterInput {
@@ -69,6 +76,8 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
+  /** Database checks and the most recent parse issues (for `hippo doctor`). */
+  health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
 
 export function createTranscriptService(store: TranscriptStore, indexer: Indexer): TranscriptService {
@@ -107,6 +116,9 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
     },
     resolveThreadId,
+    health(issueLimit = 50) {
+      return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
+    },
   };
 }
 

@@ -6,9 +6,7 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
   const engine = openEngine(flags);
   try {
     const located = engine.locate();
-    const stats = engine.stats();
-    const problems = engine.store.integrityCheck();
-    const issues = engine.store.listIssues(Number(flags.issues ?? 50) || 50);
+    const { problems, issues, stats } = engine.transcripts.health(Number(flags.issues ?? 50) || 50);
     const agents = engine.adapters.map((a) => ({
       agent: a.id,
       name: a.displayName,
