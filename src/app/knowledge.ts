@@ -16,6 +16,7 @@ import { wireWorkingMemory } from './wire/working-memory.js';
 import { wireContextBundle } from './wire/context-bundle.js';
 import { wireFs } from './wire/fs.js';
 import { wirePortability } from './wire/portability.js';
+import { wireKeys } from './wire/keys.js';
 
 export interface KnowledgeContext {
   db: Db;
@@ -33,7 +34,10 @@ export type PhaseAServices = ReturnType<typeof wireMemories> &
 export type WithWorkingMemory = PhaseAServices & ReturnType<typeof wireWorkingMemory>;
 /** Everything but the cross-cutting fs and export/import services. */
 export type WithContext = WithWorkingMemory & ReturnType<typeof wireContextBundle>;
-export type KnowledgeServices = WithContext & ReturnType<typeof wireFs> & ReturnType<typeof wirePortability>;
+export type KnowledgeServices = WithContext &
+  ReturnType<typeof wireFs> &
+  ReturnType<typeof wirePortability> &
+  ReturnType<typeof wireKeys>;
 
 export function createKnowledgeServices(ctx: KnowledgeContext): KnowledgeServices {
   const a: PhaseAServices = {
@@ -49,5 +53,6 @@ export function createKnowledgeServices(ctx: KnowledgeContext): KnowledgeService
     ...withContext,
     ...wireFs(ctx, withContext),
     ...wirePortability(ctx, withContext),
+    ...wireKeys(ctx),
   };
 }

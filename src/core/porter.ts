@@ -105,8 +105,22 @@ const STEP4 = [
   'ize',
 ];
 
+// Search stems the same words over and over (query terms, words in candidate texts).
+const memo = new Map<string, string>();
+const MEMO_MAX = 20_000;
+
 /** Stem one lowercase ASCII word; other words come back unchanged. */
 export function porterStem(word: string): string {
+  let stem = memo.get(word);
+  if (stem === undefined) {
+    stem = stemUncached(word);
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(word, stem);
+  }
+  return stem;
+}
+
+function stemUncached(word: string): string {
   if (word.length < 3 || word.length > 64 || !/^[a-z0-9_]+$/.test(word)) return word;
   let w = word;
   // Step 1a

@@ -11,6 +11,7 @@ import { registerWorkingMemoryCommands } from './commands/wm.js';
 import { registerContextBundleCommands } from './commands/context.js';
 import { registerFsCommands } from './commands/fs.js';
 import { registerPortabilityCommands } from './commands/portability.js';
+import { registerServeCommands } from './commands/serve.js';
 
 export function registerKnowledgeCommands(program: Command): void {
   registerMemoriesCommands(program);
@@ -22,4 +23,5 @@ export function registerKnowledgeCommands(program: Command): void {
   registerContextBundleCommands(program);
   registerFsCommands(program);
   registerPortabilityCommands(program);
+  registerServeCommands(program);
 }

@@ -5,15 +5,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Engine } from '../../app/engine.js';
 import type { Guard } from './server.js';
-import { registerMemoriesTools } from './tools/memory.js';
-import { registerRulesTools } from './tools/rules.js';
-import { registerSkillsTools } from './tools/skills.js';
-import { registerWikiTools } from './tools/wiki.js';
-import { registerSavedThreadsTools } from './tools/thread.js';
-import { registerWorkingMemoryTools } from './tools/wm.js';
 import { registerContextBundleTools } from './tools/context.js';
 import { registerFsTools } from './tools/fs.js';
+import { registerMemoriesTools } from './tools/memory.js';
 import { registerPortabilityTools } from './tools/portability.js';
+import { registerRulesTools } from './tools/rules.js';
+import { registerSkillsTools } from './tools/skills.js';
+import { registerSavedThreadsTools } from './tools/thread.js';
+import { registerWikiTools } from './tools/wiki.js';
+import { registerWorkingMemoryTools } from './tools/wm.js';
 
 export function registerKnowledgeTools(server: McpServer, engine: Engine, guard: Guard): void {
   registerMemoriesTools(server, engine, guard);

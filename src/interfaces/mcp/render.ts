@@ -5,7 +5,8 @@ const when = (ts: string | null | undefined) => (ts ? ts.slice(0, 10) : '?');
 const base = (p: string | null | undefined) => (p ? (p.split('/').filter(Boolean).at(-1) ?? p) : '?');
 
 export function renderHits(r: SearchResult): string {
-  if (r.hits.length === 0) return `No matches for "${r.query}". Try other words, fewer filters, or list_conversations.`;
+  if (r.hits.length === 0)
+    return `No matches for "${r.query}". Try other words, fewer filters, or list_conversations.`;
   const lines = r.hits.map(
     (h, i) =>
       `[${i + 1}] ${h.thread}#${h.step} ${h.role}/${h.kind} ${when(h.timestamp)} ${base(h.project)} — ${h.title ?? ''}\n${h.snippet}`,
@@ -26,6 +27,9 @@ export function renderSteps(thread: ThreadRecord, steps: StepRecord[], next: num
 export function renderThreads(threads: ThreadRecord[]): string {
   if (threads.length === 0) return 'No conversations indexed.';
   return threads
-    .map((t) => `${t.id} ${when(t.updatedAt)} ${t.agent} ${base(t.project)} ${t.stepCount} steps — ${t.title ?? ''}`)
+    .map(
+      (t) =>
+        `${t.id} ${when(t.updatedAt)} ${t.agent} ${base(t.project)} ${t.stepCount} steps — ${t.title ?? ''}`,
+    )
     .join('\n');
 }

@@ -25,7 +25,7 @@ export const RANK_BUDGET = 2000;
 /** Summed document frequency of the rare terms sent to the index. */
 const RARE_BUDGET = RANK_BUDGET;
 /** Recent steps taken from each AND probe. */
-const PROBE_LIMIT = 100;
+const PROBE_LIMIT = 60;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
 

@@ -1,0 +1,411 @@
+/**
+ * HTTP server benchmark: `hippo serve` in a child process over a copy of a benchmark store, driven
+ * by a small keep-alive load generator (node:http Agent) on loopback only.
+ *
+ *   npm run build && node --import tsx bench/http.ts [--steps 100000] [--duration 15] [--keyless]
+ *     [--queries questions|keywords] [--rates 200,300,…] [--probe 3]
+ *
+ * 1. Search round trip: sequential searches on one keep-alive connection (p50, p90, p99).
+ * 2. Mixed load (60% search, 20% saved-thread append, 20% memory add), open loop: requests are
+ *    sent on a fixed schedule whatever the answers do, and latency is measured from the scheduled
+ *    time (no coordinated omission). Short probes step the rate up until p99 > 50 ms or an error;
+ *    the highest passing rate then runs for --duration seconds.
+ * Server CPU (% of one core) and RSS come from /proc/<pid>. Bounded: every phase has a time and
+ * a request cap. Prints a table; writes bench/.out/http.json.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { loadConfig } from '../src/app/config.js';
+import { createEngine } from '../src/app/engine.js';
+import { generateCorpus } from './generate.js';
+import { percentile, round } from './stats.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    steps: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '15' },
+    keyless: { type: 'boolean', default: false },
+    rates: { type: 'string', default: '200,300,400,500,600,700,800,1000,1200,1500' },
+    probe: { type: 'string', default: '3' },
+    /** questions (the corpus's planted questions) or keywords (the longest word of each). */
+    queries: { type: 'string', default: 'questions' },
+  },
+});
+const STEPS = Number(values.steps);
+const DURATION_S = Number(values.duration);
+const PROBE_S = Number(values.probe);
+const RATES = values.rates!.split(',').map(Number);
+const P99_GOAL_MS = 50;
+const MAX_IN_FLIGHT = 512;
+const log = (m: string) => process.stderr.write(`[bench:http] ${m}\n`);
+let inProcess = { p50: Number.NaN, p99: Number.NaN };
+
+// ---- the store ------------------------------------------------------------------------------
+
+/** A private copy of the benchmark store (online backup: consistent even while others use it). */
+async function prepareHome(): Promise<{ home: string; env: Record<string, string>; queries: string[] }> {
+  const root = mkdtempSync(join(tmpdir(), 'hippo-bench-http-'));
+  const hippoHome = join(root, 'hippo');
+  mkdirSync(hippoHome, { recursive: true });
+  const env = { HOME: join(root, 'home'), HIPPO_HOME: hippoHome, PATH: process.env.PATH ?? '' };
+  const data = join(ROOT, 'bench', '.data');
+  const corpus = join(data, `corpus-${STEPS}-s1`);
+  const db = join(data, `hippo-${STEPS}-s1.db`);
+  if (existsSync(db)) {
+    log(`copying ${db}`);
+    const src = new Database(db, { readonly: true, fileMustExist: true });
+    await src.backup(join(hippoHome, 'hippo.db'));
+    src.close();
+  } else {
+    if (!existsSync(join(corpus, 'manifest.json'))) {
+      log(`generating a ${STEPS}-step corpus`);
+      rmSync(corpus, { recursive: true, force: true });
+      await generateCorpus({ out: corpus, steps: STEPS, seed: 1 });
+    }
+    log('indexing');
+    const engine = createEngine(loadConfig({}, env), { locateHome: corpus });
+    engine.transcripts.index();
+    engine.close();
+  }
+  const qfile = join(corpus, 'questions.jsonl');
+  const queries = existsSync(qfile)
+    ? readFileSync(qfile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { question: string }).question)
+    : ['cors preflight', 'database migration', 'flaky test', 'retry backoff', 'memory leak'];
+  if (values.queries === 'keywords')
+    for (let i = 0; i < queries.length; i++)
+      queries[i] = queries[i].split(/[^\w.-]+/).sort((a, b) => b.length - a.length)[0] ?? queries[i];
+  // Migrations run here, outside the measurement; the same searches in process give the floor
+  // the HTTP round trip adds to.
+  const engine = createEngine(loadConfig({}, env));
+  const stats = engine.stats();
+  const direct: number[] = [];
+  for (let i = 0; i < 600; i++) {
+    const t = performance.now();
+    engine.transcripts.search(queries[i % queries.length], { limit: 10 });
+    if (i >= 100) direct.push(performance.now() - t);
+  }
+  engine.close();
+  inProcess = { p50: round(percentile(direct, 50)), p99: round(percentile(direct, 99)) };
+  log(`store: ${stats.threads} threads, ${stats.steps} steps; in-process search p50 ${inProcess.p50} ms`);
+  return { home: root, env, queries };
+}
+
+// ---- the server -----------------------------------------------------------------------------
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'hippo.js'), 'serve', '--port', '0', '--refresh', '0'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+}
+
+/** CPU seconds (user + system) and RSS bytes of a process, from /proc. */
+function procSample(pid: number): { cpuS: number; rss: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return { cpuS: ticks / 100, rss: rssKb * 1024 };
+}
+
+// ---- the client -----------------------------------------------------------------------------
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+let base = '';
+let headers: Record<string, string> = {};
+
+function send(method: string, path: string, body?: unknown): Promise<number> {
+  return new Promise((resolve) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          ...headers,
+          ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(data);
+  });
+}
+
+interface Mix {
+  queries: string[];
+  threads: string[];
+  n: number;
+}
+
+/** One request of the mix: 60% search, 20% thread append, 20% memory add. */
+const mixed = (m: Mix): Promise<number> => mixedOf(m, m.n % 10);
+
+/** Request number `m.n` of the kind that `r` (0–9) picks: 0–5 search, 6–7 append, 8–9 memory add. */
+function mixedOf(m: Mix, r: number): Promise<number> {
+  const i = m.n++;
+  if (r < 6)
+    return send('GET', `/v1/search?q=${encodeURIComponent(m.queries[i % m.queries.length])}&limit=10`);
+  if (r < 8)
+    return send('POST', `/v1/saved-threads/${m.threads[i % m.threads.length]}/messages`, {
+      messages: [
+        {
+          role: i % 2 ? 'assistant' : 'user',
+          content: `load message ${i}: ${m.queries[i % m.queries.length]}`,
+        },
+      ],
+    });
+  return send('POST', '/v1/memories', {
+    content: `Benchmark memory ${i} ${process.pid}: ${m.queries[(i * 7) % m.queries.length]} (${Math.random().toString(36).slice(2)})`,
+    labels: ['bench'],
+  });
+}
+
+interface LoadResult {
+  rate: number;
+  seconds: number;
+  sent: number;
+  achieved: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  cpuPct?: number;
+  rssMb?: number;
+  rssPeakMb?: number;
+}
+
+/** Open loop at `rate` req/s for `seconds`, latency from the scheduled send time. */
+async function openLoop(m: Mix, rate: number, seconds: number, pid?: number): Promise<LoadResult> {
+  const total = Math.round(rate * seconds);
+  const lat: number[] = [];
+  let errors = 0;
+  let inFlight = 0;
+  let sent = 0;
+  const t0 = performance.now();
+  const cpu0 = pid ? procSample(pid) : undefined;
+  let rssPeak = 0;
+  const sampler = pid
+    ? setInterval(() => {
+        rssPeak = Math.max(rssPeak, procSample(pid).rss);
+      }, 250)
+    : undefined;
+  const done: Promise<void>[] = [];
+  while (sent < total) {
+    const due = t0 + (sent * 1000) / rate;
+    const now = performance.now();
+    if (due > now) {
+      await new Promise((r) => setTimeout(r, Math.max(0, due - now - 0.5)));
+      continue;
+    }
+    if (inFlight >= MAX_IN_FLIGHT) {
+      // Overloaded: count the request as failed rather than queue without bound.
+      errors++;
+      sent++;
+      continue;
+    }
+    inFlight++;
+    sent++;
+    done.push(
+      mixed(m).then((status) => {
+        inFlight--;
+        lat.push(performance.now() - due);
+        if (status < 200 || status >= 300) errors++;
+      }),
+    );
+    if (performance.now() - t0 > seconds * 1000 + 10_000) break; // hard stop
+  }
+  await Promise.all(done);
+  const wall = (performance.now() - t0) / 1000;
+  if (sampler) clearInterval(sampler);
+  const out: LoadResult = {
+    rate,
+    seconds: round(wall, 1),
+    sent,
+    achieved: round(lat.length / wall, 0),
+    p50: round(percentile(lat, 50)),
+    p99: round(percentile(lat, 99)),
+    max: round(Math.max(...lat)),
+    errors,
+  };
+  if (pid && cpu0) {
+    const s = procSample(pid);
+    out.cpuPct = round((100 * (s.cpuS - cpu0.cpuS)) / wall, 0);
+    out.rssMb = round(s.rss / 1048576, 0);
+    out.rssPeakMb = round(Math.max(rssPeak, s.rss) / 1048576, 0);
+  }
+  return out;
+}
+
+// ---- main -----------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const { home, env, queries } = await prepareHome();
+  if (!values.keyless) {
+    const engine = createEngine(loadConfig({}, env));
+    const key = engine.keys.create({ name: 'bench', scope: 'write' }).key;
+    engine.close();
+    headers = { authorization: `Bearer ${key}` };
+  }
+  const { child, url } = await startServer(env);
+  base = url;
+  if (!/^http:\/\/127\.0\.0\.1:/.test(base)) throw new Error('loopback only');
+  const pid = child.pid!;
+  try {
+    const threads = Array.from({ length: 20 }, (_, i) => `bench-thread-${i}`);
+    for (const t of threads)
+      await send('POST', '/v1/saved-threads', {
+        id: t,
+        source: 'bench',
+        messages: [{ role: 'user', content: `start ${t}` }],
+      });
+    const mix: Mix = { queries, threads, n: 0 };
+
+    log('warming up');
+    for (let i = 0; i < 300; i++)
+      await send('GET', `/v1/search?q=${encodeURIComponent(queries[i % queries.length])}`);
+
+    log('search round trip (sequential, one keep-alive connection)');
+    const rt: number[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < 1000 && performance.now() - t0 < 60_000; i++) {
+      const s = performance.now();
+      const status = await send(
+        'GET',
+        `/v1/search?q=${encodeURIComponent(queries[i % queries.length])}&limit=10`,
+      );
+      if (status !== 200) throw new Error(`search answered ${status}`);
+      rt.push(performance.now() - s);
+    }
+    const search = {
+      n: rt.length,
+      p50: round(percentile(rt, 50)),
+      p90: round(percentile(rt, 90)),
+      p99: round(percentile(rt, 99)),
+    };
+    log(`search: p50 ${search.p50} ms, p90 ${search.p90} ms, p99 ${search.p99} ms`);
+
+    const livez: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const s = performance.now();
+      await send('GET', '/livez');
+      livez.push(performance.now() - s);
+    }
+
+    // Server CPU per request of each kind (sequential): steadier than wall time on a shared
+    // machine, and what bounds the rate of a single-threaded server.
+    log('server CPU per request, by kind');
+    const kinds: Record<string, () => Promise<number>> = {
+      livez: () => send('GET', '/livez'),
+      search: () =>
+        send('GET', `/v1/search?q=${encodeURIComponent(queries[mix.n++ % queries.length])}&limit=10`),
+      append: () => mixedOf(mix, 6),
+      memory_add: () => mixedOf(mix, 8),
+    };
+    const cpuPerRequest: Record<string, { cpu_ms: number; wall_p50: number }> = {};
+    for (const [kind, fn] of Object.entries(kinds)) {
+      const n = 500;
+      const walls: number[] = [];
+      const c0 = procSample(pid).cpuS;
+      for (let i = 0; i < n; i++) {
+        const t = performance.now();
+        await fn();
+        walls.push(performance.now() - t);
+      }
+      cpuPerRequest[kind] = {
+        cpu_ms: round((1000 * (procSample(pid).cpuS - c0)) / n, 3),
+        wall_p50: round(percentile(walls, 50)),
+      };
+      log(`  ${kind}: ${cpuPerRequest[kind].cpu_ms} ms CPU, ${cpuPerRequest[kind].wall_p50} ms p50`);
+    }
+    const mixCpu =
+      0.6 * cpuPerRequest.search.cpu_ms +
+      0.2 * cpuPerRequest.append.cpu_ms +
+      0.2 * cpuPerRequest.memory_add.cpu_ms;
+    const capacity = round(1000 / mixCpu, 0);
+    log(`  mix: ${round(mixCpu, 3)} ms CPU per request → at most ~${capacity} req/s on one core`);
+
+    log(`probing rates (${PROBE_S} s each) for p99 <= ${P99_GOAL_MS} ms`);
+    const probes: LoadResult[] = [];
+    let best = 0;
+    for (const rate of RATES) {
+      const r = await openLoop(mix, rate, PROBE_S);
+      probes.push(r);
+      log(`  ${rate}/s → ${r.achieved}/s p50 ${r.p50} p99 ${r.p99} errors ${r.errors}`);
+      if (r.p99 > P99_GOAL_MS || r.errors > 0) break;
+      best = rate;
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    let sustained: LoadResult | undefined;
+    for (let i = RATES.indexOf(best); i >= 0 && best > 0; i--) {
+      log(`sustained: ${RATES[i]}/s for ${DURATION_S} s`);
+      sustained = await openLoop(mix, RATES[i], DURATION_S, pid);
+      log(
+        `  → ${sustained.achieved}/s p50 ${sustained.p50} p99 ${sustained.p99} errors ${sustained.errors} cpu ${sustained.cpuPct}% rss ${sustained.rssMb} MB`,
+      );
+      if (sustained.p99 <= P99_GOAL_MS && sustained.errors === 0) break;
+    }
+
+    const results = {
+      store: { steps: STEPS },
+      queries: values.queries,
+      auth: values.keyless ? 'keyless (loopback)' : 'bearer key',
+      search,
+      in_process_search: inProcess,
+      cpu_per_request: cpuPerRequest,
+      capacity_one_core: capacity,
+      livez_p50: round(percentile(livez, 50)),
+      probes,
+      sustained,
+    };
+    mkdirSync(join(ROOT, 'bench', '.out'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', '.out', 'http.json'), `${JSON.stringify(results, null, 2)}\n`);
+    const s = sustained;
+    console.log(`
+| HTTP server (${STEPS.toLocaleString('en-US')} steps, ${values.queries}, ${results.auth}, loopback, keep-alive) | |
+|---|---|
+| search round trip p50 / p90 / p99 | ${search.p50} / ${search.p90} / ${search.p99} ms |
+| the same searches in process (no HTTP) p50 / p99 | ${inProcess.p50} / ${inProcess.p99} ms |
+| /livez round trip p50 | ${results.livez_p50} ms |
+| server CPU per request: search / append / memory add / livez | ${cpuPerRequest.search.cpu_ms} / ${cpuPerRequest.append.cpu_ms} / ${cpuPerRequest.memory_add.cpu_ms} / ${cpuPerRequest.livez.cpu_ms} ms |
+| mix capacity from CPU (one core) | ~${capacity} req/s |
+| mixed load (60% search, 20% append, 20% memory add), ${s?.seconds ?? '—'} s | ${s ? `${s.achieved} req/s offered ${s.rate}/s` : '—'} |
+| mixed p50 / p99 / max | ${s ? `${s.p50} / ${s.p99} / ${s.max} ms` : '—'} |
+| errors | ${s?.errors ?? '—'} |
+| server CPU (% of one core) / RSS end / RSS peak | ${s ? `${s.cpuPct}% / ${s.rssMb} MB / ${s.rssPeakMb} MB` : '—'} |`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    agent.destroy();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();

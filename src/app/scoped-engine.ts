@@ -1,0 +1,95 @@
+/**
+ * The engine as one caller may use it (an API key's scope and spaces). REST routes and the MCP
+ * server over HTTP both run on this view, so the space and scope rules are enforced in one place
+ * (services/access/*) whatever the interface. A local caller (loopback, no key) gets the engine.
+ *
+ * Services without a gate yet are refused to key holders (default deny): a new service must get
+ * one here before a key can reach it.
+ */
+import { type Access, createGate, forbidden } from '../services/access/access.js';
+import { scopeContextBundle, scopeFs, scopeWorkingMemory } from '../services/access/briefings.js';
+import { scopeKeys } from '../services/access/keys.js';
+import { scopeMemories } from '../services/access/memories.js';
+import { scopeRules } from '../services/access/rules.js';
+import { scopeSavedThreads } from '../services/access/saved-threads.js';
+import { scopeTranscriptStore } from '../services/access/transcript-store.js';
+import { scopeSkills, scopeWiki } from '../services/access/wiki-skills.js';
+import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
+import type { Engine } from './engine.js';
+
+export type { Access } from '../services/access/access.js';
+export { LOCAL_ACCESS } from '../services/access/access.js';
+
+/** Every call of every method refused: a service that has no gate for keys yet. */
+function refused(name: string): unknown {
+  return new Proxy(
+    {},
+    {
+      get: (_t, p) =>
+        typeof p === 'symbol'
+          ? undefined
+          : () => {
+              throw forbidden(
+                `${name} is not available to API keys yet; call it from this machine without a key`,
+              );
+            },
+    },
+  );
+}
+
+/** The engine seen by `access`. Cheap: a handful of closures, no statements prepared. */
+export function scopeEngine(engine: Engine, access: Access): Engine {
+  if (access.principal === 'local') return engine;
+  const gate = createGate(access);
+  const store = gate.restricted ? scopeTranscriptStore(engine.store, gate.sees) : engine.store;
+  const read = gate.restricted ? createTranscriptService(store, engine.indexer) : engine.transcripts;
+  const transcripts: TranscriptService = {
+    ...read,
+    index(options) {
+      gate.require('write', 'indexing');
+      return engine.transcripts.index(options);
+    },
+  };
+  const fallback = () => engine.spaces.resolve({});
+  const threadVisible = (id: string) => store.getThread(id) !== undefined;
+  const known: Partial<Engine> = {
+    config: engine.config,
+    adapters: engine.adapters,
+    locateEnv: engine.locateEnv,
+    spaces: engine.spaces,
+    store,
+    transcripts,
+    indexer: {
+      ...engine.indexer,
+      run(options) {
+        gate.require('write', 'indexing');
+        return engine.indexer.run(options);
+      },
+    },
+    locate: () => ({}),
+    stats: () => store.stats(),
+    close() {},
+    memories: scopeMemories(engine.memories, gate, { spaces: engine.spaces, threadVisible }),
+    rules: scopeRules(engine.rules, gate, { spaces: engine.spaces }),
+    wiki: scopeWiki(engine.wiki, gate, fallback),
+    skills: scopeSkills(engine.skills, gate, fallback),
+    savedThreads: scopeSavedThreads(engine.savedThreads, gate, {
+      getThread: (id) => engine.store.getThread(id),
+    }),
+    keys: scopeKeys(engine.keys, gate),
+    workingMemory: scopeWorkingMemory(engine.workingMemory, gate, fallback),
+    contextBundle: scopeContextBundle(engine.contextBundle, gate, fallback),
+    fs: scopeFs(engine.fs, gate, fallback),
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(engine))
+    out[name] =
+      name in known
+        ? known[name as keyof Engine]
+        : typeof value === 'function'
+          ? () => {
+              throw forbidden(`${name} is not available to API keys`);
+            }
+          : refused(name);
+  return out as unknown as Engine;
+}

@@ -1,0 +1,142 @@
+/**
+ * Who is calling. A key comes as `Authorization: Bearer <key>` or `X-Hippo-Api-Key: <key>`.
+ * Without one, a request is served only when the server allows keyless use (it binds loopback)
+ * and it comes from loopback, names a loopback Host (a DNS-rebinding page names its own) and
+ * carries no foreign Origin (a web page's cross-site request does): that caller is the machine's
+ * owner and gets LOCAL_ACCESS. Anything else needs a valid key; failures are throttled per
+ * client (throttle.ts) and a later success does not clear them (a holder of one key must not
+ * be able to reset its budget for guessing others). Keys and Authorization headers are never logged.
+ */
+import { isIP } from 'node:net';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Engine } from '../../app/engine.js';
+import { type Access, LOCAL_ACCESS, scopeEngine } from '../../app/scoped-engine.js';
+import { HippoError } from '../../core/errors.js';
+import type { KeyRefusal } from '../../services/keys.js';
+import type { HttpEnv } from './env.js';
+import { HttpError } from './errors.js';
+import { hostName, isLoopbackAddress, isLoopbackHost, plainAddress } from './loopback.js';
+import type { Throttle } from './throttle.js';
+
+export interface AuthOptions {
+  engine: Engine;
+  /** Every request needs a key (the server binds a non-loopback address). */
+  requireKeys: boolean;
+  throttle: Throttle;
+  /** The client's address (the socket's remote address on a real server). */
+  clientAddress: (c: Context<HttpEnv>) => string | undefined;
+}
+
+const REFUSAL: Record<KeyRefusal, string> = {
+  malformed: 'The API key is not a Hippo key (hippo_…)',
+  unknown: 'The API key is not valid',
+  revoked: 'The API key was revoked',
+  expired: 'The API key has expired',
+};
+
+/** The key a request presents, if any ('' when a header is there but holds no key). */
+export function presentedKey(c: Context): string | undefined {
+  const header = c.req.header('x-hippo-api-key');
+  if (header !== undefined) return header.trim();
+  const auth = c.req.header('authorization');
+  if (auth === undefined) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  return m ? m[1] : '';
+}
+
+/** IPv6 clients are throttled per /64 (one host usually owns a whole /64); IPv4 per address. */
+export function clientKey(address: string): string {
+  const a = plainAddress(address);
+  if (isIP(a) !== 6) return a;
+  const [head, tail = ''] = a.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = a.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+function sameMachineOrigin(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  try {
+    return isLoopbackHost(new URL(origin).hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
+}
+
+const unauthorized = (message: string) => new HippoError('UNAUTHORIZED', message);
+
+/** Sets `access` and the engine as that caller sees it, or answers 401 / 403 / 429. */
+export function authMiddleware({
+  engine,
+  requireKeys,
+  throttle,
+  clientAddress,
+}: AuthOptions): MiddlewareHandler<HttpEnv> {
+  const cache = new Map<string, Engine>();
+  const engineFor = (access: Access): Engine => {
+    const id = `${access.principal}|${access.scope}|${access.spaces?.join(',') ?? '*'}`;
+    const cached = cache.get(id);
+    if (cached) return cached;
+    if (cache.size >= 256) cache.clear();
+    const scoped = scopeEngine(engine, access);
+    cache.set(id, scoped);
+    return scoped;
+  };
+
+  return async (c, next) => {
+    const address = clientAddress(c) ?? '';
+    const key = presentedKey(c);
+    let access: Access;
+    if (key === undefined) {
+      if (requireKeys)
+        throw unauthorized(
+          'An API key is required: send Authorization: Bearer <key> or X-Hippo-Api-Key: <key>',
+        );
+      if (!isLoopbackAddress(address))
+        throw unauthorized(
+          'Requests from other machines need an API key (this server serves keyless requests from loopback only)',
+        );
+      if (!isLoopbackHost(hostName(c.req.header('host'))) || !sameMachineOrigin(c.req.header('origin')))
+        throw new HippoError(
+          'FORBIDDEN',
+          'A keyless request must come from this machine (a loopback Host and no foreign Origin); send an API key otherwise',
+        );
+      access = LOCAL_ACCESS;
+    } else {
+      const client = clientKey(address);
+      const wait = throttle.wait(client);
+      if (wait > 0)
+        throw new HttpError(
+          429,
+          'RATE_LIMITED',
+          'Too many failed API keys from this client; wait before trying again',
+          {
+            'Retry-After': String(Math.ceil(wait / 1000)),
+          },
+        );
+      const check = engine.keys.verify(key);
+      if (!check.ok) {
+        throttle.fail(client);
+        throw unauthorized(
+          key === '' ? 'The Authorization header must be "Bearer <key>"' : REFUSAL[check.reason],
+        );
+      }
+      const k = check.key;
+      access = {
+        principal: `key:${k.id}`,
+        scope: k.scope,
+        spaces: k.spaces.length ? k.spaces : null,
+        serverFiles: false,
+      };
+    }
+    c.set('access', access);
+    c.set('engine', engineFor(access));
+    await next();
+  };
+}
