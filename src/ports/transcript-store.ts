@@ -125,7 +125,7 @@ export interface TranscriptStore {
   write<T>(fn: (w: TranscriptWriter) => T): T;
   /** Candidate matches for a parsed query, best first, at most `limit`. */
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
-  /** The texts of some steps, by row id. */
+  /** The first 6,000 characters of some steps' texts (for scoring and snippets), by row id. */
   stepTexts(rowids: number[]): Map<number, string>;
   /** A short excerpt of a step with the query's words marked. */
   snippet(rowid: number, query: ParsedQuery, maxTokens: number): string | null;

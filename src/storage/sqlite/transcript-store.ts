@@ -327,7 +327,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       for (let i = 0; i < rowids.length; i += 500) {
         const chunk = rowids.slice(i, i + 500);
         const rows = db
-          .prepare(`SELECT id, text FROM steps WHERE id IN (${chunk.map(() => '?').join(',')})`)
+          .prepare(`SELECT id, substr(text, 1, 6000) AS text FROM steps WHERE id IN (${chunk.map(() => '?').join(',')})`)
           .all(...chunk) as { id: number; text: string }[];
         for (const r of rows) out.set(r.id, r.text);
       }
