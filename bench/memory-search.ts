@@ -103,7 +103,10 @@ try {
     'project filter': (q, i) => svc.search(q, { limit: 10, project: PROJECTS[i % PROJECTS.length] }),
     'all spaces': (q) => svc.search(q, { limit: 10, allSpaces: true }),
   };
-  const results: Record<string, { p50: number; p99: number; cpuP50: number; cpuP99: number; meanHits: number }> = {};
+  const results: Record<
+    string,
+    { p50: number; p99: number; cpuP50: number; cpuP99: number; meanHits: number }
+  > = {};
   for (const [kind, run] of Object.entries(kinds)) {
     for (const q of queries.slice(0, 20)) run(q, 0); // warm the page cache
     const times: number[] = [];

@@ -119,13 +119,13 @@ test('memory supersede, --as-of, forget, restore and purge from the command line
   assert.equal(hippo(['memory', 'forget', n.id, '--json'], h.env).json().status, 'forgotten');
   assert.deepEqual(ids([]), []);
   const purgeActive = hippo(['memory', 'purge', old.id, '--yes', '--json'], h.env);
-  assert.equal(purgeActive.status, 1);
+  assert.equal(purgeActive.status, 1, purgeActive.stderr);
   assert.equal(purgeActive.json().error.code, 'CONFLICT');
   assert.equal(hippo(['memory', 'restore', n.id, '--json'], h.env).json().status, 'active');
   assert.deepEqual(ids([]), [n.id]);
   hippo(['memory', 'forget', n.id], h.env);
   const noYes = hippo(['memory', 'purge', n.id], h.env);
-  assert.equal(noYes.status, 2);
+  assert.equal(noYes.status, 2, noYes.stderr);
   assert.match(noYes.stderr, /--yes/);
   assert.deepEqual(hippo(['memory', 'purge', n.id, '--yes', '--json'], h.env).json(), {
     id: n.id,

@@ -151,13 +151,15 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
   assert.equal(u.json().enabled, false);
   assert.equal(hippo(['rules', 'list', '--json'], h.env).json().rules.length, 3);
   const noYes = hippo(['rules', 'remove', g.id], h.env);
-  assert.equal(noYes.status, 2);
+  assert.equal(noYes.status, 2, noYes.stderr);
   assert.match(noYes.stderr, /--yes/);
   assert.equal(hippo(['rules', 'remove', g.id, '--yes', '--json'], h.env).json().removed, true);
   const bad = hippo(['rules', 'add', 'x', '--scope', 'agent:cursor', '--json'], h.env);
   assert.equal(bad.status, 2);
   assert.equal(bad.json().error.code, 'INVALID_INPUT');
-  const here = hippo(['rules', 'add', 'Local rule', '--scope', 'project:.', '--json'], h.env, { cwd: h.home });
+  const here = hippo(['rules', 'add', 'Local rule', '--scope', 'project:.', '--json'], h.env, {
+    cwd: h.home,
+  });
   assert.equal(here.json().scope, `project:${h.home}`, 'a relative project scope is taken from the cwd');
   const missing = hippo(['rules', 'update', 'no-such-rule', '--priority', '1', '--json'], h.env);
   assert.equal(missing.status, 1);

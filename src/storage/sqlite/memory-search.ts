@@ -150,9 +150,11 @@ export function searchCandidates(
   if (!single && recent.length) {
     const low = Math.min(...recent.map((r) => r.rowid));
     strict = new Set(
-      (st('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ?').all(allExpr, low) as {
-        rowid: number;
-      }[]).map((r) => r.rowid),
+      (
+        st('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ?').all(allExpr, low) as {
+          rowid: number;
+        }[]
+      ).map((r) => r.rowid),
     );
   }
   for (const r of recent) add(r, 1, single || !!strict?.has(r.rowid));

@@ -77,8 +77,10 @@ export function createSqliteMemoryStore(db: Db): MemoryStore {
       st('DELETE FROM memories WHERE mid = ?').run(r.mid);
     },
     withHash(space, project, hash) {
+      // Pinned to the dedup index: without statistics SQLite may prefer (space, status) and scan.
       return rows(
-        `SELECT * FROM memories WHERE space = ? AND content_hash = ? AND status = 'active' AND project IS ?`,
+        `SELECT * FROM memories INDEXED BY memories_dedup
+         WHERE space = ? AND content_hash = ? AND status = 'active' AND project IS ?`,
         space,
         hash,
         project,
@@ -87,19 +89,20 @@ export function createSqliteMemoryStore(db: Db): MemoryStore {
     similar(space, project, content, limit) {
       const bands = bandKeys(fingerprint(content), scopeKey(space, project));
       if (bands.length === 0) return [];
-      const ids = (
-        st(
-          `SELECT mid FROM memory_bands WHERE band IN (${bands.map(() => '?').join(',')}) GROUP BY mid
-           ORDER BY COUNT(*) DESC, mid DESC LIMIT ?`,
-        ).all(...bands, limit) as { mid: number }[]
-      ).map((r) => r.mid);
+      // Primary-key probes only; counted here so no plan can trade them for an index scan.
+      const shared = new Map<number, number>();
+      const hits = st(`SELECT mid FROM memory_bands WHERE band IN (${bands.map(() => '?').join(',')})`).all(
+        ...bands,
+      ) as { mid: number }[];
+      for (const { mid } of hits) shared.set(mid, (shared.get(mid) ?? 0) + 1);
+      const ids = [...shared]
+        .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+        .slice(0, limit)
+        .map(([mid]) => mid);
       if (ids.length === 0) return [];
-      // By primary key only: with space/status in the WHERE, SQLite may prefer their index and scan.
-      return rows(
-        `SELECT * FROM memories WHERE mid IN (${ids.map(() => '?').join(',')}) ORDER BY mid DESC`,
-        ...ids,
-      )
+      return rows(`SELECT * FROM memories WHERE mid IN (${ids.map(() => '?').join(',')})`, ...ids)
         .filter((r) => r.space === space && r.status === 'active' && r.project === project)
+        .sort((a, b) => b.mid - a.mid)
         .map(toMemory);
     },
     predecessors(id) {

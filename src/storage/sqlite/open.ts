@@ -51,19 +51,22 @@ export function openDatabase(path: string, { readonly = false, busyTimeoutMs = 1
 }
 
 function migrate(db: Db, path: string): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const pending = MIGRATIONS.filter((m) => m.version > current);
-  if (pending.length === 0) return;
   const latest = MIGRATIONS.at(-1)?.version ?? 0;
-  if (current > latest) {
-    throw new HippoError(
-      'STORAGE_UNAVAILABLE',
-      `${path} was written by a newer Hippo (schema ${current} > ${latest}); upgrade Hippo`,
-    );
-  }
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() === latest) return;
   try {
+    // Re-read the version inside the write transaction: two processes opening a new database at
+    // once must not both apply the migrations.
     db.transaction(() => {
-      for (const m of pending) {
+      const current = version();
+      if (current > latest) {
+        throw new HippoError(
+          'STORAGE_UNAVAILABLE',
+          `${path} was written by a newer Hippo (schema ${current} > ${latest}); upgrade Hippo`,
+        );
+      }
+      for (const m of MIGRATIONS) {
+        if (m.version <= current) continue;
         db.exec(m.sql);
         db.pragma(`user_version = ${m.version}`);
       }

@@ -34,6 +34,8 @@ CREATE TABLE memories (
 );
 CREATE INDEX memories_space_status_updated ON memories(space, status, updated_at);
 CREATE INDEX memories_status_updated ON memories(status, updated_at);
+-- as-of and all-status listings walk a space newest-first instead of sorting it.
+CREATE INDEX memories_space_updated ON memories(space, updated_at);
 CREATE INDEX memories_dedup ON memories(space, content_hash);
 CREATE INDEX memories_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL;
 CREATE INDEX memories_thread ON memories(thread_id) WHERE thread_id IS NOT NULL;

@@ -1,0 +1,28 @@
+/** Opening a brand-new database from several processes at once migrates it exactly once. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { BIN } from './support/cli.js';
+import { tempHome } from './support/home.js';
+
+test('four processes opening a new database at once all succeed', async () => {
+  const h = tempHome();
+  after(h.cleanup);
+  const runs = Array.from({ length: 4 }, () =>
+    new Promise<{ code: number | null; err: string }>((resolve) => {
+      const c = spawn(process.execPath, [BIN, 'stats', '--json'], { env: h.env });
+      let err = '';
+      c.stderr.on('data', (d) => {
+        err += String(d);
+      });
+      c.on('exit', (code) => resolve({ code, err }));
+    }),
+  );
+  for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
+  const db = new Database(join(h.hippoHome, 'hippo.db'), { readonly: true });
+  const version = db.pragma('user_version', { simple: true });
+  db.close();
+  assert.ok(Number(version) >= 8);
+});
