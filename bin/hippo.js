@@ -5,11 +5,18 @@ if (major < 20) {
   process.stderr.write(`hippo needs Node.js 20 or newer; this is ${process.versions.node}\n`);
   process.exit(1);
 }
-import('../dist/interfaces/cli/main.js')
-  .then((m) => m.main())
+// Hooks start on their own path: a host runs one per event and waits for it, so they skip the
+// CLI (commander and every command module) and load only the hook runtime.
+const hook = process.argv[2] === 'hook';
+import(hook ? '../dist/interfaces/hooks/main.js' : '../dist/interfaces/cli/main.js')
+  .then((m) => (hook ? m.runHook(process.argv.slice(3)) : m.main()))
   .catch((e) => {
     if (e && e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist')) {
-      process.stderr.write('hippo: not built yet; run `npm install` (or `npm run build`) in the hippo folder\n');
+      process.stderr.write(
+        'hippo: not built yet; run `npm install` (or `npm run build`) in the hippo folder\n',
+      );
     } else process.stderr.write(`hippo: ${e?.stack ?? e}\n`);
-    process.exit(1);
+    // A host reads a hook's stdout as its answer: give it valid JSON whatever happened.
+    if (hook) process.stdout.write(process.argv.includes('PreToolUse') ? '{"decision":"ask"}\n' : '{}\n');
+    process.exit(hook ? 0 : 1);
   });

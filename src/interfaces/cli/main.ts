@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
+import { registerIntegrationCommands } from './commands/integrations.js';
 import { action, agentOpt, collect, jsonOpt } from './define.js';
 import { registerKnowledgeCommands } from './knowledge.js';
 import { fail } from './output.js';
@@ -93,6 +94,7 @@ export function buildProgram(): Command {
     .action(action(async (flags) => (await import('./commands/mcp.js')).runMcp(flags)));
 
   registerKnowledgeCommands(program);
+  registerIntegrationCommands(program);
   return program;
 }
 

@@ -1,0 +1,209 @@
+/**
+ * Hook latency: wall time from process start to exit of `hippo hook …` as a host runs it (stdin
+ * piped, stdout read), beside a bare `node -e ''` started the same way in the same run, the cases
+ * interleaved round by round so machine load hits them alike. Goal: p50 ≤ 1.5× the bare node.
+ *
+ *   npm run build && node --import tsx bench/hooks.ts [--runs 25] [--no-server] [--json]
+ *
+ * Cases: session start (context bundle) served from the exact cached bundle, and built from the
+ * store (cache invalidated before each run); session end (the save queued and a detached worker
+ * started); the full CLI doing the same work for contrast (`hippo context`, `hippo index`); with a
+ * running `hippo serve`, session start and end against the server. Also the time until a queued
+ * save is in the store (`hippo queue flush`).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { percentile, round } from './stats.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'hippo.js');
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '25' },
+    'no-server': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(values.runs);
+const log = (m: string) => process.stderr.write(`[bench:hooks] ${m}\n`);
+
+const root = mkdtempSync(join(tmpdir(), 'hippo bench hooks é-'));
+const home = join(root, 'home');
+const hippoHome = join(root, 'hippo');
+const project = join(root, 'shop');
+mkdirSync(project, { recursive: true });
+const env: Record<string, string> = { HOME: home, HIPPO_HOME: hippoHome, PATH: process.env.PATH ?? '' };
+const SESSION = '4f1c2d3e-8a9b-4c5d-9e0f-1a2b3c4d5e6f';
+const transcriptDir = join(home, '.claude', 'projects', '-shop');
+mkdirSync(transcriptDir, { recursive: true });
+const transcript = join(transcriptDir, `${SESSION}.jsonl`);
+copyFileSync(join(ROOT, 'src', 'sources', 'claude-code', 'fixtures', `${SESSION}.jsonl`), transcript);
+
+const cli = (args: string[], extra: Record<string, string> = {}) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`hippo ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
+const payload = (event: string) =>
+  JSON.stringify({
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd: project,
+    hook_event_name: event,
+    ...(event === 'SessionStart' ? { source: 'startup' } : { reason: 'exit' }),
+  });
+
+interface Case {
+  name: string;
+  args: string[];
+  input?: string;
+  env?: Record<string, string>;
+  before?: () => void;
+  /** Untimed, after the run: wait for what the hook started in the background. */
+  after?: () => void;
+  check?: (stdout: string) => void;
+}
+
+/** The detached queue worker a session end starts must not compete with the next timed run. */
+function waitForWorker(): void {
+  const lock = join(hippoHome, 'queue', '.lock');
+  const t = Date.now();
+  spawnSync('sleep', ['0.05']);
+  while ((existsSync(lock) || queued() > 0) && Date.now() - t < 20_000) spawnSync('sleep', ['0.02']);
+}
+const queued = () => {
+  try {
+    return readdirSync(join(hippoHome, 'queue')).filter((f) => f.endsWith('.json')).length;
+  } catch {
+    return 0;
+  }
+};
+
+function runOnce(c: Case): number {
+  c.before?.();
+  const t = performance.now();
+  const r = spawnSync(process.execPath, c.args, {
+    env: { ...env, ...c.env },
+    input: c.input ?? '',
+    encoding: 'utf8',
+    cwd: project,
+  });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${c.name}: exit ${r.status}: ${r.stderr}`);
+  c.check?.(r.stdout);
+  c.after?.();
+  return ms;
+}
+
+function measure(cases: Case[]): Map<string, number[]> {
+  const times = new Map(cases.map((c) => [c.name, [] as number[]]));
+  for (const c of cases) runOnce(c); // warm the file cache
+  for (let i = 0; i < RUNS; i++) for (const c of cases) times.get(c.name)!.push(runOnce(c));
+  return times;
+}
+
+const hasContext = (out: string) => {
+  if (!JSON.parse(out).hookSpecificOutput?.additionalContext) throw new Error('no context in the answer');
+};
+const dropCache = () => rmSync(join(hippoHome, 'hooks', 'context'), { recursive: true, force: true });
+const hook = (event: string, extra: Partial<Case> = {}): Case => ({
+  name: `hook ${event}`,
+  args: [BIN, 'hook', 'claude-code', event],
+  input: payload(event),
+  ...extra,
+});
+
+async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`hippo serve exited ${code}: ${err}`)));
+    setTimeout(() => reject(new Error(`hippo serve did not start: ${err}`)), 15_000);
+  });
+  return { child, url };
+}
+
+async function main() {
+  log(`store in ${root}`);
+  cli(['index', '--agent', 'claude-code']);
+  cli(['memory', 'add', '--title', 'Staging database', '--project', project, 'The staging DB is db-stage-2']);
+  cli(['rules', 'add', '--help']); // loads the CLI once (file cache) before timing
+  const bare: Case = { name: 'node -e ""', args: ['-e', ''], input: payload('SessionStart') };
+  const cases: Case[] = [
+    bare,
+    hook('SessionStart', { name: 'session start, cached bundle', check: hasContext }),
+    hook('SessionStart', { name: 'session start, bundle built', before: dropCache, check: hasContext }),
+    hook('SessionEnd', { name: 'session end, save queued', after: waitForWorker }),
+    {
+      name: 'full CLI: hippo context',
+      args: [BIN, 'context', '--agent', 'claude-code', '--project', project],
+    },
+    { name: 'full CLI: hippo index', args: [BIN, 'index', '--agent', 'claude-code'] },
+  ];
+  const results = measure(cases);
+
+  // How long until a queued save is in the store (what the detached worker does).
+  const flush: number[] = [];
+  for (let i = 0; i < Math.min(RUNS, 10); i++) {
+    runOnce({ ...hook('SessionEnd'), env: { HIPPO_HOOK_NO_WORKER: '1' } });
+    const t = performance.now();
+    cli(['queue', 'flush']);
+    flush.push(performance.now() - t);
+  }
+  results.set('save done: hippo queue flush', flush);
+
+  if (!values['no-server']) {
+    const server = await startServer();
+    try {
+      const senv = { HIPPO_API_URL: server.url };
+      const serverCases: Case[] = [
+        { ...bare, name: 'node -e "" (server run)' },
+        hook('SessionStart', { name: 'server: session start', env: senv, check: hasContext }),
+        hook('SessionEnd', { name: 'server: session end, save queued', env: senv, after: waitForWorker }),
+      ];
+      for (const [k, v] of measure(serverCases)) results.set(k, v);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  }
+
+  const base = percentile(results.get(bare.name)!, 50);
+  const serverBase = results.get('node -e "" (server run)');
+  const rows = [...results].map(([name, t]) => {
+    const p50 = percentile(t, 50);
+    const ref = name.startsWith('server') && serverBase ? percentile(serverBase, 50) : base;
+    return {
+      case: name,
+      p50: round(p50, 1),
+      p90: round(percentile(t, 90), 1),
+      ratio: round(p50 / ref, 2),
+      runs: t.length,
+    };
+  });
+  if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else {
+    process.stdout.write('| case | p50 ms | p90 ms | p50 ÷ bare node | runs |\n|---|---:|---:|---:|---:|\n');
+    for (const r of rows)
+      process.stdout.write(`| ${r.case} | ${r.p50} | ${r.p90} | ${r.ratio}× | ${r.runs} |\n`);
+  }
+  // let the detached workers of the timed session ends finish before removing their store
+  cli(['queue', 'flush']);
+  rmSync(root, { recursive: true, force: true });
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e?.stack ?? e}\n`);
+  process.exit(1);
+});

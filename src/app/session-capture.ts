@@ -1,0 +1,97 @@
+/**
+ * A session's transcript as messages for a saved-thread upload (hooks pushing to a remote Hippo
+ * server): the agent's own parser reads the file, each message keeps its step number as its
+ * external id (so a re-upload is deduplicated), and secrets are redacted before anything leaves
+ * the machine.
+ */
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { redact } from '../core/redact.js';
+import type { AgentId, Step, ThreadMeta } from '../core/types.js';
+import { readLines } from '../ingest/line-reader.js';
+import type { ParseSink } from '../ports/source.js';
+import { getAdapter } from '../sources/registry.js';
+
+export interface SessionMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  timestamp?: string;
+  /** The step number: stable while the transcript only grows. */
+  external_id: string;
+  step: number;
+}
+
+export interface SessionTranscript {
+  meta: Partial<ThreadMeta>;
+  messages: SessionMessage[];
+  issues: number;
+}
+
+const MAX_LINE = 32 * 1024 * 1024;
+const MAX_MESSAGE_CHARS = 100_000;
+
+/** Antigravity's hook names the compacted transcript; the full one beside it is preferred. */
+export function preferredTranscript(agent: AgentId, path: string): string {
+  if (agent === 'antigravity' && basename(path) === 'transcript.jsonl') {
+    const full = join(dirname(path), 'transcript_full.jsonl');
+    if (existsSync(full)) return full;
+  }
+  return path;
+}
+
+function toMessage(s: Step): SessionMessage | null {
+  let role: SessionMessage['role'];
+  let text = s.text;
+  if (s.kind === 'prompt') role = 'user';
+  else if (s.kind === 'response' || s.kind === 'summary') role = 'assistant';
+  else if (s.kind === 'tool_call') {
+    role = 'tool';
+    text = [s.tool, s.target].filter(Boolean).join(' ') || s.text;
+  } else return null;
+  const clean = redact(text).text.trim();
+  if (clean === '') return null;
+  return {
+    role,
+    content: clean.length > MAX_MESSAGE_CHARS ? `${clean.slice(0, MAX_MESSAGE_CHARS - 1)}…` : clean,
+    timestamp: s.timestamp,
+    external_id: String(s.step),
+    step: s.step,
+  };
+}
+
+/** Parse a transcript file with the agent's parser (prompts, responses and tool calls, in order). */
+export function readSessionTranscript(agent: AgentId, path: string): SessionTranscript {
+  const adapter = getAdapter(agent);
+  const file = preferredTranscript(agent, path);
+  const steps = new Map<number, Step>();
+  const meta: Partial<ThreadMeta> = {};
+  let issues = 0;
+  const sink: ParseSink = {
+    thread: (m) => Object.assign(meta, m),
+    step: (s) => void steps.set(s.step, s),
+    truncate: (from) => {
+      for (const k of [...steps.keys()]) if (k >= from) steps.delete(k);
+    },
+    issue: () => void issues++,
+  };
+  if (file.endsWith('.json')) {
+    adapter.parseDocument(file, readFileSync(file, 'utf8'), sink);
+  } else {
+    const parser = adapter.createLineParser(file);
+    const fd = openSync(file, 'r');
+    try {
+      const lines = readLines(fd, 0, 1, MAX_LINE);
+      for (let r = lines.next(); !r.done; r = lines.next()) {
+        if (r.value.kind === 'line') parser.line(r.value.text, r.value.lineNo, sink);
+        else issues++;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const messages = [...steps.values()]
+    .sort((a, b) => a.step - b.step)
+    .map(toMessage)
+    .filter((m): m is SessionMessage => m !== null);
+  return { meta, messages, issues };
+}

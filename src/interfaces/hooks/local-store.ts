@@ -1,0 +1,34 @@
+/**
+ * The local store for the hook runtime, loaded only by the events that need it (a session start
+ * whose cached bundle is out of date, and the queue worker): the engine opened on Hippo's own
+ * config with a short busy timeout, so a store locked by a long write fails fast instead of
+ * holding the agent.
+ */
+import { loadConfig } from '../../app/config.js';
+import { createEngine, type Engine } from '../../app/engine.js';
+import type { BundleKey } from './context-cache.js';
+import type { HookSettings } from './settings.js';
+
+export function openLocalEngine(s: HookSettings, busyTimeoutMs = 500): Engine {
+  const config = loadConfig({ home: s.hippoHome }, s.env);
+  return createEngine({ ...config, busyTimeoutMs });
+}
+
+export interface LocalBundle {
+  markdown: string;
+  items: number;
+}
+
+export function bundleFrom(engine: Engine, k: BundleKey): LocalBundle {
+  const b = engine.contextBundle.build({ agent: k.agent, project: k.project });
+  return { markdown: b.markdown, items: b.items.length };
+}
+
+export function buildLocalBundle(s: HookSettings, k: BundleKey): LocalBundle {
+  const engine = openLocalEngine(s);
+  try {
+    return bundleFrom(engine, k);
+  } finally {
+    engine.close();
+  }
+}

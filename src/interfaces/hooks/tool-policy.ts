@@ -1,0 +1,101 @@
+/**
+ * Antigravity's PreToolUse answer for Hippo's own MCP tools (`mcp_hippo_<tool>`): read-only tools
+ * run without asking; tools that destroy or remove always ask; the other writes run without asking
+ * only when the user's latest message asked to remember or save, and ask otherwise. A tool this
+ * table does not know asks. test/hooks-policy.test.ts checks the table against the MCP server's
+ * own readOnlyHint / destructiveHint annotations.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { asksToSave, userRequestText } from '../../core/save-intent.js';
+
+export type ToolClass = 'read' | 'write' | 'destructive';
+
+export const TOOL_CLASSES: Record<string, ToolClass> = {
+  search_conversations: 'read',
+  get_steps: 'read',
+  list_conversations: 'read',
+  index_status: 'read',
+  memory_search: 'read',
+  memory_get: 'read',
+  rules_resolve: 'read',
+  rules_list: 'read',
+  skills_find: 'read',
+  skills_load: 'read',
+  skills_list: 'read',
+  wiki_read: 'read',
+  wiki_search: 'read',
+  working_memory: 'read',
+  context_bundle: 'read',
+  fs: 'read',
+  memory_add: 'write',
+  memory_update: 'write',
+  memory_supersede: 'write',
+  memory_restore: 'write',
+  rules_add: 'write',
+  rules_update: 'write',
+  skills_propose: 'write',
+  skills_outcome: 'write',
+  skills_manage: 'write',
+  wiki_write: 'write',
+  thread_save: 'write',
+  thread_handoff: 'write',
+  working_memory_refresh: 'write',
+  memory_forget: 'destructive',
+  rules_remove: 'destructive',
+  fs_write: 'destructive',
+};
+
+const PREFIX = 'mcp_hippo_';
+
+export interface Decision {
+  decision: 'allow' | 'ask';
+  reason: string;
+}
+
+const TAIL_BYTES = 256 * 1024;
+
+/** The latest user message in an Antigravity transcript (its last 256 KiB). */
+export function lastUserMessage(transcriptPath: string): string | undefined {
+  const fd = openSync(transcriptPath, 'r');
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    const len = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    text = buf.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i].trim();
+    if (!line.startsWith('{')) continue;
+    try {
+      const step = JSON.parse(line);
+      if (step?.source === 'USER_EXPLICIT' || step?.type === 'USER_INPUT')
+        return userRequestText(String(step.content ?? ''));
+    } catch {
+      // a half-written or cut line: keep looking
+    }
+  }
+  return undefined;
+}
+
+export function decideTool(toolName: string | undefined, transcriptPath: string | undefined): Decision {
+  if (!toolName?.startsWith(PREFIX))
+    return { decision: 'ask', reason: `${toolName ?? 'a tool'} is not Hippo's` };
+  const tool = toolName.slice(PREFIX.length);
+  const cls = TOOL_CLASSES[tool];
+  if (cls === 'read') return { decision: 'allow', reason: `Hippo ${tool} only reads` };
+  if (cls === 'destructive') return { decision: 'ask', reason: `Hippo ${tool} removes or overwrites data` };
+  if (!cls) return { decision: 'ask', reason: `Hippo ${tool} is not a known tool` };
+  let said: string | undefined;
+  try {
+    said = transcriptPath ? lastUserMessage(transcriptPath) : undefined;
+  } catch {
+    said = undefined;
+  }
+  if (said && asksToSave(said)) return { decision: 'allow', reason: `the user asked to remember or save` };
+  return { decision: 'ask', reason: `Hippo ${tool} writes, and the user did not ask to save` };
+}

@@ -1,0 +1,77 @@
+/**
+ * Google Antigravity: a plugin folder (`<workspace>/.agents/plugins/hippo/` or
+ * `~/.gemini/config/plugins/hippo/`) with plugin.json, hooks.json, mcp_config.json, rules/hippo.md
+ * and the skills; plus the same hook group in the top-level hooks.json of that scope
+ * (`<workspace>/.agents/hooks.json` or `~/.gemini/config/hooks.json`), because the CLI has been
+ * seen to ignore a plugin's hooks.json while honouring those. When both fire, the runtime injects
+ * the context once per conversation and saves are idempotent.
+ */
+import { join } from 'node:path';
+import { hookCommand, mcpEntry } from '../command.js';
+import { pluginJson, rulesFile } from '../content.js';
+import { editJson, formatJson } from '../json-file.js';
+import type { FileEdit } from '../plan.js';
+import { type AgentPlan, type Mode, owned, skillEdits, type Target } from './shared.js';
+
+export const GROUP = 'hippo';
+
+export function antigravityBase(t: Target): string {
+  return t.scope === 'global' ? join(t.home, '.gemini', 'config') : join(t.workspace, '.agents');
+}
+
+/** The hook group: `{"PreInvocation": [...], "PreToolUse": [...], "Stop": [...]}`. */
+export function hookGroup(t: Target): Record<string, unknown> {
+  const cmd = (event: string) => hookCommand(t.inv, 'antigravity', event);
+  return {
+    PreInvocation: [{ type: 'command', command: cmd('PreInvocation'), timeout: 10 }],
+    PreToolUse: [
+      { matcher: '^mcp_hippo_', hooks: [{ type: 'command', command: cmd('PreToolUse'), timeout: 5 }] },
+    ],
+    Stop: [{ type: 'command', command: cmd('Stop'), timeout: 10 }],
+  };
+}
+
+export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
+  const base = antigravityBase(t);
+  const plugin = join(base, 'plugins', 'hippo');
+  const group = hookGroup(t);
+  const skills = skillEdits(join(plugin, 'skills'), mode, true);
+  const topHooks: FileEdit = {
+    path: join(base, 'hooks.json'),
+    what: `hook group "${GROUP}" (PreInvocation, PreToolUse, Stop)`,
+    apply: (before) =>
+      editJson(before, join(base, 'hooks.json'), (o) => {
+        if (mode === 'install') o[GROUP] = group;
+        else delete o[GROUP];
+      }),
+  };
+  const edits: FileEdit[] = [
+    owned(join(plugin, 'plugin.json'), formatJson(pluginJson(), null), mode, 'plugin manifest'),
+    owned(join(plugin, 'hooks.json'), formatJson({ [GROUP]: group }, null), mode, 'plugin hooks'),
+    owned(
+      join(plugin, 'mcp_config.json'),
+      formatJson({ mcpServers: { hippo: mcpEntry(t.inv) } }, null),
+      mode,
+      'MCP server hippo (stdio)',
+    ),
+    owned(join(plugin, 'rules', 'hippo.md'), rulesFile(), mode, 'rule hippo'),
+    ...skills.edits,
+    topHooks,
+  ];
+  // The plugin holds this machine's absolute paths: keep it out of the repository.
+  if (t.scope === 'workspace')
+    edits.push(owned(join(plugin, '.gitignore'), '*\n', mode, 'keep the plugin out of git'));
+  return {
+    edits,
+    dirs: [
+      ...skills.dirs,
+      join(plugin, 'skills'),
+      join(plugin, 'rules'),
+      plugin,
+      join(base, 'plugins'),
+      base,
+    ],
+    notes:
+      mode === 'install' ? ['Restart Antigravity (or start a new conversation) to load the plugin.'] : [],
+  };
+}

@@ -1,0 +1,415 @@
+/**
+ * `hippo install|uninstall <agent>` against temporary homes and workspaces (paths with spaces and
+ * non-ASCII letters) that already hold the user's own settings: the written files parse as the
+ * host parses them, installing twice changes no byte, uninstalling gives back every file byte for
+ * byte, a dry run writes nothing, and the installed hook commands run through the shell.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runInstall } from '../src/interfaces/plugins/install.js';
+import { BIN, hippo } from './support/cli.js';
+import { parseToml } from './support/toml.js';
+
+const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
+const SKILLS = [
+  'hippo-memory-search',
+  'hippo-memory-distill',
+  'hippo-working-memory',
+  'hippo-skill-load',
+  'hippo-skill-manage',
+  'hippo-skill-propose',
+  'hippo-thread-save',
+  'hippo-thread-handoff',
+  'hippo-fs-explore',
+  'hippo-status',
+];
+
+const CLAUDE_SETTINGS = `${JSON.stringify(
+  {
+    $schema: 'https://json.schemastore.org/claude-code-settings.json',
+    permissions: { allow: ['Bash(npm run test:*)'], deny: ['Read(./.env)'] },
+    hooks: {
+      SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo "welcome back"' }] }],
+      PostToolUse: [
+        {
+          matcher: 'Edit|Write',
+          hooks: [{ type: 'command', command: 'npx prettier --write "$FILE"', timeout: 30 }],
+        },
+      ],
+    },
+    model: 'opus',
+  },
+  null,
+  2,
+)}\n`;
+const CLAUDE_JSON = `${JSON.stringify(
+  {
+    numStartups: 42,
+    installMethod: 'native',
+    mcpServers: {
+      github: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: {} },
+    },
+    projects: { '/home/dev/acme-shop': { allowedTools: [], hasTrustDialogAccepted: true } },
+  },
+  null,
+  2,
+)}\n`;
+const CODEX_TOML = `model = "gpt-5-codex"
+approval_policy = "on-request"
+
+[mcp_servers.github]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-github"]
+
+[projects."/home/dev/acme-shop"]
+trust_level = "trusted"
+`;
+const GEMINI_SETTINGS = `{
+    "theme": "GitHub",
+    "mcpServers": {
+        "playwright": {
+            "command": "npx",
+            "args": [
+                "@playwright/mcp@latest"
+            ]
+        }
+    },
+    "hooks": {
+        "BeforeTool": [
+            {
+                "matcher": "run_shell_command",
+                "hooks": [
+                    {
+                        "name": "audit",
+                        "type": "command",
+                        "command": "~/bin/audit.sh"
+                    }
+                ]
+            }
+        ]
+    }
+}
+`;
+const AG_HOOKS = `${JSON.stringify({ lint: { PostToolUse: [{ matcher: 'write_to_file', hooks: [{ type: 'command', command: 'npm run lint', timeout: 60 }] }] } }, null, 2)}\n`;
+
+/** Every file (relative path → content) and every folder under `dir`. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        out[`${relative(dir, p)}/`] = '';
+        walk(p);
+      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function world() {
+  const root = mkdtempSync(join(tmpdir(), 'hippo install ü-'));
+  const home = join(root, 'Jürgen Müller');
+  const workspace = join(root, 'my app é');
+  const hippoHome = join(root, 'hippo data');
+  const write = (p: string, text: string) => {
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  };
+  write(join(home, '.claude', 'settings.json'), CLAUDE_SETTINGS);
+  write(join(home, '.claude.json'), CLAUDE_JSON);
+  write(join(home, '.codex', 'config.toml'), CODEX_TOML);
+  write(join(home, '.codex', 'AGENTS.md'), '# Global instructions\n\n- Be terse.\n');
+  write(join(home, '.gemini', 'settings.json'), GEMINI_SETTINGS);
+  write(join(home, '.gemini', 'GEMINI.md'), '# Context\n\nI work on acme-shop.\n');
+  write(join(home, '.gemini', 'config', 'hooks.json'), AG_HOOKS);
+  write(join(workspace, 'README.md'), '# my app\n');
+  write(join(workspace, 'AGENTS.md'), '# Agents\n\nRun `npm test` before committing.\n');
+  const env = { HOME: home, PATH: process.env.PATH ?? '' };
+  const install = (
+    agent: string,
+    more: { mode?: 'install' | 'uninstall'; workspace?: boolean; dryRun?: boolean } = {},
+  ) =>
+    runInstall({
+      agent,
+      mode: more.mode ?? 'install',
+      workspace: more.workspace ? workspace : undefined,
+      dryRun: more.dryRun,
+      env,
+      cwd: workspace,
+      hippoHome,
+    });
+  return {
+    root,
+    home,
+    workspace,
+    hippoHome,
+    env,
+    install,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+const json = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
+
+function frontMatter(text: string): Record<string, string> {
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  assert.ok(m, 'front matter');
+  return Object.fromEntries(
+    m[1].split('\n').map((l) => {
+      const [k, ...v] = l.split(': ');
+      const raw = v.join(': ');
+      return [k, raw.startsWith('"') ? JSON.parse(raw) : raw];
+    }),
+  );
+}
+
+function checkSkills(dir: string) {
+  assert.deepEqual(readdirSync(dir).sort(), [...SKILLS].sort());
+  for (const name of SKILLS) {
+    const fm = frontMatter(readFileSync(join(dir, name, 'SKILL.md'), 'utf8'));
+    assert.equal(fm.name, name);
+    assert.match(fm.description, /^Use (when|at|after|to) /, `${name}: the description says when to use it`);
+  }
+}
+
+describe('hippo install / uninstall', () => {
+  const w = world();
+  after(w.cleanup);
+  const original = snapshot(w.root);
+
+  it('antigravity: a plugin folder the host accepts, and the hook group where it fires', () => {
+    w.install('antigravity');
+    const plugin = join(w.home, '.gemini', 'config', 'plugins', 'hippo');
+    const manifest = json(join(plugin, 'plugin.json'));
+    for (const k of ['name', 'version', 'description', 'author', 'license', 'keywords'])
+      assert.ok(manifest[k], k);
+    const hooks = json(join(plugin, 'hooks.json'));
+    assert.deepEqual(Object.keys(hooks), ['hippo'], 'top-level keys are group names, no "hooks" wrapper');
+    const g = hooks.hippo;
+    assert.deepEqual(Object.keys(g).sort(), ['PreInvocation', 'PreToolUse', 'Stop']);
+    assert.equal(g.PreInvocation[0].type, 'command');
+    assert.equal(typeof g.PreInvocation[0].timeout, 'number');
+    assert.equal(g.PreToolUse[0].matcher, '^mcp_hippo_');
+    assert.match(g.PreToolUse[0].hooks[0].command, /hook antigravity PreToolUse/);
+    const top = json(join(w.home, '.gemini', 'config', 'hooks.json'));
+    assert.deepEqual(Object.keys(top), ['lint', 'hippo'], "the user's group is kept");
+    assert.deepEqual(top.hippo, g);
+    const mcp = json(join(plugin, 'mcp_config.json')).mcpServers.hippo;
+    assert.equal(mcp.command, process.execPath);
+    assert.deepEqual(mcp.args, [BIN, 'mcp']);
+    assert.equal(mcp.env.HIPPO_HOME, w.hippoHome);
+    assert.ok(frontMatter(readFileSync(join(plugin, 'rules', 'hippo.md'), 'utf8')).description);
+    checkSkills(join(plugin, 'skills'));
+  });
+
+  it('claude-code: hooks merged into settings.json, the MCP server into ~/.claude.json, skills', () => {
+    w.install('claude-code');
+    const s = json(join(w.home, '.claude', 'settings.json'));
+    assert.deepEqual(s.permissions, JSON.parse(CLAUDE_SETTINGS).permissions);
+    assert.equal(s.hooks.SessionStart.length, 2, "the user's SessionStart hook is kept");
+    assert.equal(s.hooks.SessionStart[0].hooks[0].command, 'echo "welcome back"');
+    for (const e of ['SessionStart', 'PreCompact', 'Stop', 'SessionEnd'])
+      assert.ok(
+        s.hooks[e].some((g: { hooks: { command: string }[] }) =>
+          g.hooks[0].command.includes(`hook claude-code ${e}`),
+        ),
+        e,
+      );
+    assert.deepEqual(s.hooks.PostToolUse, JSON.parse(CLAUDE_SETTINGS).hooks.PostToolUse);
+    const c = json(join(w.home, '.claude.json'));
+    assert.equal(c.numStartups, 42);
+    assert.deepEqual(Object.keys(c.mcpServers), ['github', 'hippo']);
+    assert.equal(c.mcpServers.hippo.type, 'stdio');
+    checkSkills(join(w.home, '.claude', 'skills'));
+  });
+
+  it('codex: [mcp_servers.hippo] in config.toml (valid TOML), an AGENTS.md section, hooks.json', () => {
+    w.install('codex');
+    const text = readFileSync(join(w.home, '.codex', 'config.toml'), 'utf8');
+    assert.ok(text.startsWith(CODEX_TOML), 'the rest of the file is untouched');
+    const t = parseToml(text) as {
+      mcp_servers: Record<string, { command: string; args: string[] }>;
+      model: string;
+    };
+    assert.equal(t.model, 'gpt-5-codex');
+    assert.deepEqual(Object.keys(t.mcp_servers), ['github', 'hippo']);
+    assert.equal(t.mcp_servers.hippo.command, process.execPath);
+    assert.equal(t.mcp_servers.hippo.args[1], 'mcp');
+    const agents = readFileSync(join(w.home, '.codex', 'AGENTS.md'), 'utf8');
+    assert.ok(agents.startsWith('# Global instructions\n\n- Be terse.\n\n<!-- hippo:begin'));
+    assert.match(agents, /search_conversations/);
+    const hooks = json(join(w.home, '.codex', 'hooks.json'));
+    assert.match(hooks.hooks.SessionStart[0].hooks[0].command, /hook codex SessionStart/);
+    assert.match(hooks.hooks.Stop[0].hooks[0].command, /hook codex Stop/);
+  });
+
+  it('gemini-cli: mcpServers and hooks in settings.json (indentation kept), a GEMINI.md section', () => {
+    w.install('gemini-cli');
+    const text = readFileSync(join(w.home, '.gemini', 'settings.json'), 'utf8');
+    assert.match(text, /^\{\n {4}"theme"/, 'four-space indentation kept');
+    const s = JSON.parse(text);
+    assert.deepEqual(Object.keys(s.mcpServers), ['playwright', 'hippo']);
+    assert.equal(s.hooks.BeforeTool[0].hooks[0].name, 'audit');
+    for (const e of ['SessionStart', 'PreCompress', 'SessionEnd']) {
+      const h = s.hooks[e][0].hooks[0];
+      assert.match(h.command, new RegExp(`hook gemini-cli ${e}`));
+      assert.equal(h.timeout, 10_000, 'milliseconds');
+      assert.match(h.name, /^hippo-/);
+    }
+    assert.match(readFileSync(join(w.home, '.gemini', 'GEMINI.md'), 'utf8'), /hippo:begin[\s\S]*hippo:end/);
+  });
+
+  it('installing again changes no byte', () => {
+    const once = snapshot(w.root);
+    for (const a of AGENTS) {
+      const r = w.install(a);
+      assert.deepEqual(
+        r.changes.filter((c) => c.kind !== 'unchanged').map((c) => c.path),
+        [],
+        a,
+      );
+    }
+    assert.deepEqual(snapshot(w.root), once);
+  });
+
+  it('a dry run prints the plan and writes nothing', () => {
+    const before = snapshot(w.root);
+    for (const a of AGENTS) {
+      const r = w.install(a, { mode: 'uninstall', dryRun: true });
+      assert.ok(r.changes.some((c) => c.kind === 'delete' || c.kind === 'update'));
+      assert.ok(r.changes.every((c) => c.kind === 'unchanged' || c.diff.length > 0));
+    }
+    const cli = hippo(['install', 'codex', '--workspace', w.workspace, '--dry-run'], {
+      ...w.env,
+      HIPPO_HOME: w.hippoHome,
+    });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.match(cli.stdout, /dry run, nothing written/);
+    assert.match(cli.stdout, /create +.*\.codex\/config\.toml/);
+    assert.match(cli.stdout, /\+ \[mcp_servers\.hippo\]/);
+    assert.deepEqual(snapshot(w.root), before);
+  });
+
+  it('uninstalling gives back every file byte for byte, and leaves no Hippo file or folder', () => {
+    for (const a of AGENTS) w.install(a, { mode: 'uninstall' });
+    assert.deepEqual(snapshot(w.root), original);
+  });
+
+  it('workspace scope: installs in the project, and uninstall leaves the project as it was', () => {
+    const before = snapshot(w.workspace);
+    for (const a of AGENTS) w.install(a, { workspace: true });
+    const ws = w.workspace;
+    assert.deepEqual(Object.keys(json(join(ws, '.agents', 'hooks.json'))), ['hippo']);
+    assert.equal(readFileSync(join(ws, '.agents', 'plugins', 'hippo', '.gitignore'), 'utf8'), '*\n');
+    assert.ok(json(join(ws, '.claude', 'settings.local.json')).hooks.SessionStart);
+    assert.ok(json(join(ws, '.mcp.json')).mcpServers.hippo);
+    assert.ok(parseToml(readFileSync(join(ws, '.codex', 'config.toml'), 'utf8')).mcp_servers);
+    assert.match(
+      readFileSync(join(ws, 'AGENTS.md'), 'utf8'),
+      /^# Agents\n\nRun `npm test` before committing.\n\n<!-- hippo:begin/,
+    );
+    assert.ok(json(join(ws, '.gemini', 'settings.json')).mcpServers.hippo);
+    assert.ok(existsSync(join(ws, 'GEMINI.md')));
+    for (const a of AGENTS) w.install(a, { workspace: true, mode: 'uninstall' });
+    assert.deepEqual(snapshot(w.workspace), before);
+  });
+
+  it('refuses a settings file it cannot parse, and writes nothing', () => {
+    const p = join(w.home, '.gemini', 'settings.json');
+    writeFileSync(p, '{\n  // my theme\n  "theme": "GitHub"\n}\n');
+    const before = snapshot(w.root);
+    const r = hippo(['install', 'gemini-cli'], { ...w.env, HIPPO_HOME: w.hippoHome });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /settings\.json is not plain JSON/);
+    assert.deepEqual(snapshot(w.root), before);
+    writeFileSync(p, GEMINI_SETTINGS);
+  });
+});
+
+describe('installed hook commands', () => {
+  const root = mkdtempSync(join(tmpdir(), 'hippo cmd ü-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('run through the shell from paths with spaces, quotes and non-ASCII letters', () => {
+    // Node and Hippo reached through folders with awkward names
+    const nodeDir = join(root, "Nöde's bin");
+    const appDir = join(root, 'Hippö app', 'bin');
+    mkdirSync(nodeDir, { recursive: true });
+    mkdirSync(appDir, { recursive: true });
+    symlinkSync(process.execPath, join(nodeDir, 'node'));
+    symlinkSync(BIN, join(appDir, 'hippo.js'));
+    const home = join(root, 'home ü');
+    const hippoHome = join(root, 'data "x" é');
+    mkdirSync(home, { recursive: true });
+    const env = { HOME: home, PATH: process.env.PATH ?? '' };
+    const r = runInstall({
+      agent: 'claude-code',
+      mode: 'install',
+      env,
+      cwd: home,
+      hippoHome,
+      node: join(nodeDir, 'node'),
+      bin: join(appDir, 'hippo.js'),
+    });
+    assert.ok(r.changes.some((c) => c.kind === 'create'));
+    const settings = json(join(home, '.claude', 'settings.json'));
+    const start = settings.hooks.SessionStart[0].hooks[0].command as string;
+    const stop = settings.hooks.Stop[0].hooks[0].command as string;
+    assert.ok(start.includes("Nöde'\\''s bin"), start);
+    const payload = JSON.stringify({
+      session_id: 'x1',
+      transcript_path: join(home, 'none.jsonl'),
+      cwd: home,
+      hook_event_name: 'SessionStart',
+    });
+    for (const cmd of [start, stop]) {
+      const out = spawnSync('sh', ['-c', cmd], {
+        input: payload,
+        env: { ...env, HIPPO_HOOK_NO_WORKER: '1' },
+        encoding: 'utf8',
+      });
+      assert.equal(out.status, 0, out.stderr);
+      JSON.parse(out.stdout);
+    }
+    // the hook used the data folder named in the command
+    assert.ok(statSync(join(hippoHome, 'hooks.log')).isFile());
+    assert.match(readFileSync(join(hippoHome, 'hooks.log'), 'utf8'), /claude-code:x1: queued/);
+  });
+
+  it('an install from another Node or folder replaces the old commands instead of adding new ones', () => {
+    const home = join(root, 'home two');
+    mkdirSync(home, { recursive: true });
+    const env = { HOME: home, PATH: process.env.PATH ?? '' };
+    const base = { mode: 'install' as const, env, cwd: home, bin: BIN };
+    for (const agent of ['claude-code', 'gemini-cli', 'codex', 'antigravity'])
+      for (const node of ['/old/node/bin/node', process.execPath]) runInstall({ ...base, agent, node });
+    const settings = json(join(home, '.claude', 'settings.json'));
+    for (const e of ['SessionStart', 'PreCompact', 'Stop', 'SessionEnd']) {
+      assert.equal(settings.hooks[e].length, 1, e);
+      assert.ok(!settings.hooks[e][0].hooks[0].command.includes('/old/node'), e);
+    }
+    const gemini = json(join(home, '.gemini', 'settings.json'));
+    assert.equal(gemini.hooks.SessionStart.length, 1);
+    assert.equal(gemini.mcpServers.hippo.command, process.execPath);
+    const toml = readFileSync(join(home, '.codex', 'config.toml'), 'utf8');
+    assert.equal(toml.match(/\[mcp_servers\.hippo\]/g)?.length, 1);
+    assert.ok(!toml.includes('/old/node'));
+    assert.ok(!readFileSync(join(home, '.gemini', 'config', 'hooks.json'), 'utf8').includes('/old/node'));
+  });
+});
