@@ -14,6 +14,7 @@ import type { HttpEnv } from './env.js';
 import { errorBody, errorResponse } from './errors.js';
 import type { RouteSpec } from './route.js';
 import { registerContextRoutes, registerWorkingMemoryRoutes } from './routes/briefings.js';
+import { registerCompatRoutes } from './routes/compat.js';
 import { registerFsRoutes } from './routes/fs.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerMcpRoutes } from './routes/mcp.js';
@@ -125,6 +126,8 @@ export function createHttpApp(
   if (engine.fs) registerFsRoutes(ctx);
   registerKeyRoutes(ctx);
   registerMcpRoutes(ctx);
+  // Nowledge Mem's plugin paths (/context, /threads/…, /memories…), same auth and engine view.
+  registerCompatRoutes(ctx);
 
   return Object.assign(app, { routes, inFlight: () => state.inFlight }) as HttpApp;
 }

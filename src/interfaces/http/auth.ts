@@ -1,5 +1,6 @@
 /**
- * Who is calling. A key comes as `Authorization: Bearer <key>` or `X-Hippo-Api-Key: <key>`.
+ * Who is calling. A key comes as `Authorization: Bearer <key>`, `X-Hippo-Api-Key: <key>` or, for
+ * Nowledge Mem clients (routes/compat.ts), `X-NMEM-API-Key: <key>` (an empty one counts as absent).
  * Without one, a request is served only when the server allows keyless use (it binds loopback)
  * and it comes from loopback, names a loopback Host (a DNS-rebinding page names its own) and
  * carries no foreign Origin (a web page's cross-site request does): that caller is the machine's
@@ -38,6 +39,8 @@ const REFUSAL: Record<KeyRefusal, string> = {
 export function presentedKey(c: Context): string | undefined {
   const header = c.req.header('x-hippo-api-key');
   if (header !== undefined) return header.trim();
+  const nmem = c.req.header('x-nmem-api-key')?.trim();
+  if (nmem) return nmem;
   const auth = c.req.header('authorization');
   if (auth === undefined) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
