@@ -1,26 +1,17 @@
 /** Memories: add (deduplicated), read, search, list, update, supersede, forget, restore, purge. */
 import { z } from 'zod';
+import { UNIT_TYPES } from '../../../core/memory.js';
 import type { MemoryQueryInput } from '../../../services/memories.js';
 import type { RoutesContext } from '../context.js';
 import { addRoute } from '../route.js';
 import { qBool, qInt, qList, spaceField } from './schemas.js';
 
-const TYPES = [
-  'fact',
-  'preference',
-  'decision',
-  'plan',
-  'procedure',
-  'learning',
-  'context',
-  'event',
-] as const;
 const labels = z.array(z.string().max(64)).max(32);
 const unit = z.number().min(0).max(1);
 
 const content = {
   title: z.string().max(200).optional().describe('One line (default: the first line of content)'),
-  type: z.enum(TYPES).optional().describe('Unit type (default fact)'),
+  type: z.enum(UNIT_TYPES).optional().describe('Unit type (default fact)'),
   labels: labels.optional(),
   importance: unit.optional().describe('0–1 (default 0.5)'),
   confidence: unit.optional().describe('0–1 (default 1)'),

@@ -8,20 +8,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { isHippoError } from '../../../core/errors.js';
+import { UNIT_TYPES } from '../../../core/memory.js';
 import type { Memory, MemoryDetail, MemorySearchResult } from '../../../services/memories.js';
 import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ } from '../annotations.js';
 import type { Guard } from '../server.js';
-
-const TYPES = [
-  'fact',
-  'preference',
-  'decision',
-  'plan',
-  'procedure',
-  'learning',
-  'context',
-  'event',
-] as const;
 
 const text = (t: string, structured?: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: t }],
@@ -80,7 +70,7 @@ const provenanceShape = {
 };
 const contentShape = {
   title: z.string().optional(),
-  type: z.enum(TYPES).optional().describe('Default fact'),
+  type: z.enum(UNIT_TYPES).optional().describe('Default fact'),
   labels: z.array(z.string()).optional(),
   importance: z.number().optional().describe('0-1, default 0.5'),
   project: z.string().optional().describe('Absolute project dir'),
@@ -131,7 +121,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
       inputSchema: {
         query: z.string(),
         labels: z.array(z.string()).optional().describe('All of these'),
-        type: z.enum(TYPES).optional(),
+        type: z.enum(UNIT_TYPES).optional(),
         project: z.string().optional(),
         space: z.string().optional(),
         all_spaces: z.boolean().optional(),
