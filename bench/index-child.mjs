@@ -10,4 +10,6 @@ const summary = engine.transcripts.index();
 const ms = performance.now() - t;
 engine.close();
 const maxRssMB = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(`${JSON.stringify({ ms, maxRssMB, files: summary.files, steps: summary.steps, issues: summary.issues })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ms, maxRssMB, files: summary.files, steps: summary.steps, issues: summary.issues })}\n`,
+);

@@ -110,14 +110,10 @@ async function benchSize(steps: number, withMcp: boolean) {
   for (const s of ['', '-wal', '-shm']) rmSync(db + s, { force: true });
 
   log(`${steps}: full index of ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(0)} MB…`);
-  const child = spawnSync(
-    process.execPath,
-    [join(ROOT, 'bench', 'index-child.mjs'), dir, db],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 24,
-    },
-  );
+  const child = spawnSync(process.execPath, [join(ROOT, 'bench', 'index-child.mjs'), dir, db], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   if (child.status !== 0) throw new Error(`index child failed: ${child.stderr}`);
   const full = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
   const mbPerSec = manifest.bytes / 1e6 / (full.ms / 1000);

@@ -19,7 +19,12 @@ function seeded() {
         'We decided to drop the Redis cache: invalidation kept serving stale prices after promotions, and an in-process LRU is enough for 20k products.',
         '2026-11-02T09:01:00.000Z',
       ),
-      claudeLine(S1, 'user', 'ok, also check src/payments/webhook.ts for ERR_SOCKET_TIMEOUT', '2026-11-20T10:00:00.000Z'),
+      claudeLine(
+        S1,
+        'user',
+        'ok, also check src/payments/webhook.ts for ERR_SOCKET_TIMEOUT',
+        '2026-11-20T10:00:00.000Z',
+      ),
     ].join('\n') + '\n',
   );
   return h;
@@ -75,14 +80,20 @@ test('identifiers, filters and dates narrow the search', () => {
     late.hits.map((x: { step: number }) => x.step),
     [2],
   );
-  const early = hippo(['search', 'prices', '--until', '2026-11-02', '--role', 'user', '--json'], h.env).json();
+  const early = hippo(
+    ['search', 'prices', '--until', '2026-11-02', '--role', 'user', '--json'],
+    h.env,
+  ).json();
   assert.deepEqual(
     early.hits.map((x: { step: number }) => x.step),
     [0],
   );
   assert.equal(hippo(['search', 'prices', '--agent', 'codex', '--json'], h.env).json().hits.length, 0);
   assert.equal(hippo(['search', 'prices', '--project', '/home/dev', '--json'], h.env).json().hits.length, 2);
-  assert.equal(hippo(['search', 'prices', '--project', '/home/other', '--json'], h.env).json().hits.length, 0);
+  assert.equal(
+    hippo(['search', 'prices', '--project', '/home/other', '--json'], h.env).json().hits.length,
+    0,
+  );
   assert.equal(hippo(['search', 'redis -stale', '--json'], h.env).json().hits.length, 0);
 });
 
@@ -133,7 +144,10 @@ test('index --json summarises; a second run parses nothing; threads and stats ag
   assert.equal(first.steps.written, 3);
   const second = hippo(['index', '--json'], h.env).json();
   assert.deepEqual([second.files.unchanged, second.steps.written], [1, 0]);
-  appendFileSync(`${h.home}/${claudePath(S1)}`, `${claudeLine(S1, 'assistant', 'Added the keep-alive agent.')}\n`);
+  appendFileSync(
+    `${h.home}/${claudePath(S1)}`,
+    `${claudeLine(S1, 'assistant', 'Added the keep-alive agent.')}\n`,
+  );
   const third = hippo(['index', '--json'], h.env).json();
   assert.deepEqual([third.files.updated, third.steps.written], [1, 1]);
   const threads = hippo(['threads', '--json'], h.env).json().threads;

@@ -16,7 +16,11 @@ test('a second run does nothing; an appended line is picked up alone', () => {
   after(h.cleanup);
   const lines = [
     claudeLine(S1, 'user', 'Why are product prices stale after a promotion ends?'),
-    claudeLine(S1, 'assistant', 'The Redis cache keeps the old price until the TTL expires; invalidation misses promotions.'),
+    claudeLine(
+      S1,
+      'assistant',
+      'The Redis cache keeps the old price until the TTL expires; invalidation misses promotions.',
+    ),
     claudeLine(S1, 'user', 'Then drop the Redis cache and use an in-process LRU.'),
   ];
   const path = h.write(claudePath(S1), `${lines.join('\n')}\n`);
@@ -29,7 +33,10 @@ test('a second run does nothing; an appended line is picked up alone', () => {
     const second = engine.transcripts.index();
     assert.deepEqual([second.files.unchanged, second.files.updated, second.steps.written], [1, 0, 0]);
 
-    appendFileSync(path, `${claudeLine(S1, 'assistant', 'Done: removed ioredis and added lru-cache with a 60 second TTL.')}\n`);
+    appendFileSync(
+      path,
+      `${claudeLine(S1, 'assistant', 'Done: removed ioredis and added lru-cache with a 60 second TTL.')}\n`,
+    );
     const third = engine.transcripts.index();
     assert.deepEqual([third.files.updated, third.steps.written], [1, 1]);
     const shown = engine.transcripts.show({ thread: `claude-code:${S1}` });
@@ -49,8 +56,15 @@ test('a second run does nothing; an appended line is picked up alone', () => {
 test('a half-written last line waits, then is indexed exactly once', () => {
   const h = tempHome();
   after(h.cleanup);
-  const full = claudeLine(S1, 'assistant', 'The webhook times out because the Stripe client has no keep-alive agent.');
-  const path = h.write(claudePath(S1), `${claudeLine(S1, 'user', 'Why does the payment webhook time out?')}\n`);
+  const full = claudeLine(
+    S1,
+    'assistant',
+    'The webhook times out because the Stripe client has no keep-alive agent.',
+  );
+  const path = h.write(
+    claudePath(S1),
+    `${claudeLine(S1, 'user', 'Why does the payment webhook time out?')}\n`,
+  );
   appendFileSync(path, full.slice(0, 60));
   const engine = h.engine();
   try {
@@ -81,7 +95,11 @@ test('a last line without a newline that is complete JSON is indexed, and not du
     assert.equal(engine.transcripts.index().steps.written, 2);
     appendFileSync(path, `\n${claudeLine(S1, 'user', 'Thanks, now update the Dockerfile too')}\n`);
     const run = engine.transcripts.index();
-    assert.equal(run.steps.written, 1, 'the earlier tail is re-read but unchanged, so only the new line counts');
+    assert.equal(
+      run.steps.written,
+      1,
+      'the earlier tail is re-read but unchanged, so only the new line counts',
+    );
     assert.equal(engine.transcripts.show({ thread: `claude-code:${S1}` }).steps.length, 3);
   } finally {
     engine.close();
@@ -91,7 +109,10 @@ test('a last line without a newline that is complete JSON is indexed, and not du
 test('a rewritten or truncated file is re-indexed whole; a deleted file is forgotten', () => {
   const h = tempHome();
   after(h.cleanup);
-  const p1 = h.write(claudePath(S1), `${claudeLine(S1, 'user', 'Explain the flaky order_total_rounding test')}\n`);
+  const p1 = h.write(
+    claudePath(S1),
+    `${claudeLine(S1, 'user', 'Explain the flaky order_total_rounding test')}\n`,
+  );
   h.write(claudePath(S2), `${claudeLine(S2, 'user', 'Set up the CORS preflight for checkout')}\n`);
   const engine = h.engine();
   try {
@@ -137,7 +158,8 @@ test('broken, binary, invalid UTF-8 and oversized lines are reported with their 
     assert.ok(run.issues >= 4, `issues recorded: ${run.issues}`);
     const issues = engine.store.listIssues(50);
     const lines = issues.map((i) => i.line).sort();
-    for (const n of [2, 3, 4, 5]) assert.ok(lines.includes(n), `issue for line ${n} in ${JSON.stringify(issues)}`);
+    for (const n of [2, 3, 4, 5])
+      assert.ok(lines.includes(n), `issue for line ${n} in ${JSON.stringify(issues)}`);
     assert.match(issues.find((i) => i.line === 5)!.message, /over the .*limit/);
     const steps = engine.transcripts.show({ thread: `claude-code:${S1}` }).steps;
     assert.deepEqual(
@@ -145,7 +167,11 @@ test('broken, binary, invalid UTF-8 and oversized lines are reported with their 
       [1, 4, 6],
     );
     assert.match(steps[1].text, /\uFFFD/);
-    assert.equal(engine.transcripts.index().files.unchanged, 1, 'nothing is retried while the file is unchanged');
+    assert.equal(
+      engine.transcripts.index().files.unchanged,
+      1,
+      'nothing is retried while the file is unchanged',
+    );
   } finally {
     engine.close();
   }

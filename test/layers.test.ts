@@ -15,7 +15,8 @@ function files(dir: string): string[] {
 /** The layer of a file under src/: `core`, `ports`, `storage/sqlite`, `sources/codex`, `interfaces/cli`, … */
 function layerOf(rel: string): string {
   const parts = rel.split('/');
-  if (['storage', 'sources', 'interfaces'].includes(parts[0]) && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  if (['storage', 'sources', 'interfaces'].includes(parts[0]) && parts.length > 2)
+    return `${parts[0]}/${parts[1]}`;
   return parts[0].replace(/\.ts$/, '');
 }
 
@@ -53,7 +54,9 @@ test('imports follow the dependency rule', () => {
     if (rel.endsWith('.test.ts') || rel.includes('test-helpers')) continue;
     const from = layerOf(rel);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2];
       if (from === 'core' && !spec.startsWith('.')) {
         violations.push(`${rel}: core imports ${spec}`);

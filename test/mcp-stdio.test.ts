@@ -22,10 +22,19 @@ before(async () => {
     claudePath(S1),
     [
       claudeLine(S1, 'user', 'Why do checkout requests fail the CORS preflight?'),
-      claudeLine(S1, 'assistant', 'The API answers OPTIONS with 404; we decided to add the cors middleware before the router.'),
+      claudeLine(
+        S1,
+        'assistant',
+        'The API answers OPTIONS with 404; we decided to add the cors middleware before the router.',
+      ),
     ].join('\n') + '\n',
   );
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: h.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env: h.env,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (d) => {
     stderr += String(d);
   });
@@ -47,7 +56,8 @@ test('lists read-only tools with descriptions that say when to use them', async 
     assert.equal(t.annotations?.readOnlyHint, true, t.name);
     assert.ok((t.description ?? '').length > 60, `${t.name} explains itself`);
   }
-  for (const t of tools) assert.equal(typeof t.annotations?.readOnlyHint, 'boolean', `${t.name} is annotated`);
+  for (const t of tools)
+    assert.equal(typeof t.annotations?.readOnlyHint, 'boolean', `${t.name} is annotated`);
   const listing = JSON.stringify(mine);
   assert.ok(listing.length < 6000, `the recall tools stay small (${listing.length} chars)`);
 });
@@ -78,7 +88,10 @@ test('get_steps shows the window; unknown ids are errors with a hint', async () 
 });
 
 test('a line appended to a transcript is found by the next search', async () => {
-  appendFileSync(`${h.home}/${claudePath(S1)}`, `${claudeLine(S1, 'user', 'Now rotate the stripe webhook signing secret')}\n`);
+  appendFileSync(
+    `${h.home}/${claudePath(S1)}`,
+    `${claudeLine(S1, 'user', 'Now rotate the stripe webhook signing secret')}\n`,
+  );
   await new Promise((r) => setTimeout(r, 2100)); // the refresh is throttled to once per 2 s
   const r = await call('search_conversations', { query: 'rotate signing secret' });
   assert.match(r.content[0].text, new RegExp(`claude-code:${S1}#2`));

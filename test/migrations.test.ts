@@ -10,15 +10,17 @@ import { tempHome } from './support/home.js';
 test('four processes opening a new database at once all succeed', async () => {
   const h = tempHome();
   after(h.cleanup);
-  const runs = Array.from({ length: 4 }, () =>
-    new Promise<{ code: number | null; err: string }>((resolve) => {
-      const c = spawn(process.execPath, [BIN, 'stats', '--json'], { env: h.env });
-      let err = '';
-      c.stderr.on('data', (d) => {
-        err += String(d);
-      });
-      c.on('exit', (code) => resolve({ code, err }));
-    }),
+  const runs = Array.from(
+    { length: 4 },
+    () =>
+      new Promise<{ code: number | null; err: string }>((resolve) => {
+        const c = spawn(process.execPath, [BIN, 'stats', '--json'], { env: h.env });
+        let err = '';
+        c.stderr.on('data', (d) => {
+          err += String(d);
+        });
+        c.on('exit', (code) => resolve({ code, err }));
+      }),
   );
   for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
   const db = new Database(join(h.hippoHome, 'hippo.db'), { readonly: true });

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { porterStem } from '../src/core/porter.js';
 
-const WORDS = `caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated troubled sized
+const WORDS =
+  `caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated troubled sized
 hopping tanned falling hissing fizzed failing filing happy sky relational conditional rational valenci digitizer
 conformabli radicalli differentli vileli analogousli vietnamization predication operator feudalism decisiveness
 hopefulness callousness formaliti sensitiviti sensibiliti triplicate formative formalize electriciti electrical

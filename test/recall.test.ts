@@ -32,11 +32,23 @@ function lineAt(path: string, line: number): string {
 }
 
 const CASES: { q: string; agent: string; line: RegExp }[] = [
-  { q: 'why did we drop the redis cache?', agent: 'claude-code', line: /drop.{0,40}Redis|Redis.{0,80}(stale|invalidation)/i },
-  { q: 'what caused the ERR_SOCKET_TIMEOUT in the stripe webhook', agent: 'claude-code', line: /ERR_SOCKET_TIMEOUT|socket/i },
+  {
+    q: 'why did we drop the redis cache?',
+    agent: 'claude-code',
+    line: /drop.{0,40}Redis|Redis.{0,80}(stale|invalidation)/i,
+  },
+  {
+    q: 'what caused the ERR_SOCKET_TIMEOUT in the stripe webhook',
+    agent: 'claude-code',
+    line: /ERR_SOCKET_TIMEOUT|socket/i,
+  },
   { q: 'why did we move the tests from jest to node:test', agent: 'codex', line: /node:test/ },
   { q: 'how did we fix the flaky order_total_rounding test', agent: 'codex', line: /order_total_rounding/ },
-  { q: 'why postgres full text search instead of elasticsearch', agent: 'antigravity', line: /Elasticsearch/ },
+  {
+    q: 'why postgres full text search instead of elasticsearch',
+    agent: 'antigravity',
+    line: /Elasticsearch/,
+  },
   { q: 'checkout CORS preflight failure', agent: 'antigravity', line: /cors/i },
   { q: 'knex or plain sql files for migrations', agent: 'gemini-cli', line: /plain SQL/i },
 ];
@@ -45,7 +57,10 @@ for (const c of CASES) {
   test(`"${c.q}" finds the answering step with its transcript line`, () => {
     const r = engine.transcripts.search(c.q, { limit: 3 });
     const hit = r.hits.find((h) => h.agent === c.agent && c.line.test(lineAt(h.source.path, h.source.line)));
-    assert.ok(hit, `no answering step in the top 3: ${JSON.stringify(r.hits.map((h) => [h.agent, h.source.line, h.snippet]))}`);
+    assert.ok(
+      hit,
+      `no answering step in the top 3: ${JSON.stringify(r.hits.map((h) => [h.agent, h.source.line, h.snippet]))}`,
+    );
     assert.ok(hit.source.path.startsWith(EXAMPLES));
     assert.match(hit.snippet, /«[^»]+»/, 'the snippet marks the matched words');
   });

@@ -24,8 +24,16 @@ function writeCorpus(h: ReturnType<typeof tempHome>, sessions: number, turns: nu
     const id = sessionId(i);
     const lines: string[] = [];
     for (let t = 0; t < turns; t++) {
-      lines.push(claudeLine(id, 'user', `session ${i} question ${t}: why does order ${i * 1000 + t} fail checkout?`));
-      lines.push(claudeLine(id, 'assistant', `answer ${i}/${t}: the cart total for order ${i * 1000 + t} overflowed; fixed with integer cents.`));
+      lines.push(
+        claudeLine(id, 'user', `session ${i} question ${t}: why does order ${i * 1000 + t} fail checkout?`),
+      );
+      lines.push(
+        claudeLine(
+          id,
+          'assistant',
+          `answer ${i}/${t}: the cart total for order ${i * 1000 + t} overflowed; fixed with integer cents.`,
+        ),
+      );
     }
     h.write(claudePath(id), `${lines.join('\n')}\n`);
   }
@@ -94,7 +102,10 @@ test('a read-only database is reported as such', { skip: !isRoot && process.plat
   after(h.cleanup);
   writeCorpus(h, 2, 2);
   assert.equal(hippo(['index'], h.env).status, 0);
-  h.write(claudePath(sessionId(9)), `${claudeLine(sessionId(9), 'user', 'written after the store became read-only')}\n`);
+  h.write(
+    claudePath(sessionId(9)),
+    `${claudeLine(sessionId(9), 'user', 'written after the store became read-only')}\n`,
+  );
   const opts = isRoot ? { uid: NOBODY, gid: NOBODY } : {};
   if (isRoot) chmodSync(dirname(h.home), 0o755);
   chmodSync(join(h.hippoHome, 'hippo.db'), 0o444);
@@ -106,7 +117,9 @@ test('a read-only database is reported as such', { skip: !isRoot && process.plat
   chmodSync(join(h.hippoHome, 'hippo.db'), 0o644);
 });
 
-test('an unreadable transcript is skipped and reported; the rest is indexed', { skip: !isRoot && process.platform !== 'linux' }, () => {
+test('an unreadable transcript is skipped and reported; the rest is indexed', {
+  skip: !isRoot && process.platform !== 'linux',
+}, () => {
   const h = tempHome();
   after(h.cleanup);
   writeCorpus(h, 3, 2);
@@ -125,5 +138,9 @@ test('an unreadable transcript is skipped and reported; the rest is indexed', { 
   assert.equal(doc.files.skipped, 1);
   assert.deepEqual(doc.skipped, [{ path: locked, reason: 'permission denied' }]);
   const doctor = hippo(['doctor', '--json'], h.env, opts).json();
-  assert.ok(doctor.issues.recent.some((i: { path: string; message: string }) => i.path === locked && /permission denied/.test(i.message)));
+  assert.ok(
+    doctor.issues.recent.some(
+      (i: { path: string; message: string }) => i.path === locked && /permission denied/.test(i.message),
+    ),
+  );
 });

@@ -32,10 +32,15 @@ export interface EngineOptions {
   locateHome?: string;
 }
 
-export function createEngine(config: HippoConfig, { readonly = false, locateHome }: EngineOptions = {}): Engine {
+export function createEngine(
+  config: HippoConfig,
+  { readonly = false, locateHome }: EngineOptions = {},
+): Engine {
   const db = openDatabase(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
   const store = createSqliteTranscriptStore(db, config.dbPath);
-  const locateEnv: LocateEnv = locateHome ? { home: locateHome, env: {} } : { home: config.home, env: config.env };
+  const locateEnv: LocateEnv = locateHome
+    ? { home: locateHome, env: {} }
+    : { home: config.home, env: config.env };
   const indexer = createIndexer({ store, adapters: ADAPTERS, env: locateEnv, policy: config.policy });
   const transcripts = createTranscriptService(store, indexer);
   return {
@@ -48,7 +53,8 @@ export function createEngine(config: HippoConfig, { readonly = false, locateHome
     transcripts,
     locate(agents) {
       const out: Record<string, TranscriptFile[]> = {};
-      for (const a of ADAPTERS) if (!agents?.length || agents.includes(a.id)) out[a.id] = a.locate(locateEnv, () => {});
+      for (const a of ADAPTERS)
+        if (!agents?.length || agents.includes(a.id)) out[a.id] = a.locate(locateEnv, () => {});
       return out;
     },
     stats: () => store.stats(),

@@ -7,16 +7,16 @@ import type { TranscriptStore } from '../ports/transcript-store.js';
 import type { TranscriptService } from '../services/transcripts.js';
 import type { Db } from '../storage/sqlite/open.js';
 import type { HippoConfig } from './config.js';
-import { wireMemories } from './wire/memories.js';
-import { wireRules } from './wire/rules.js';
-import { wireSkills } from './wire/skills.js';
-import { wireWiki } from './wire/wiki.js';
-import { wireSavedThreads } from './wire/saved-threads.js';
-import { wireWorkingMemory } from './wire/working-memory.js';
 import { wireContextBundle } from './wire/context-bundle.js';
 import { wireFs } from './wire/fs.js';
-import { wirePortability } from './wire/portability.js';
 import { wireKeys } from './wire/keys.js';
+import { wireMemories } from './wire/memories.js';
+import { wirePortability } from './wire/portability.js';
+import { wireRules } from './wire/rules.js';
+import { wireSavedThreads } from './wire/saved-threads.js';
+import { wireSkills } from './wire/skills.js';
+import { wireWiki } from './wire/wiki.js';
+import { wireWorkingMemory } from './wire/working-memory.js';
 
 export interface KnowledgeContext {
   db: Db;

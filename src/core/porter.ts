@@ -152,7 +152,8 @@ function stemUncached(word: string): string {
   for (const suffix of STEP4) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.length - suffix.length;
-    if (measure(w, stem) > 1 && (suffix !== 'ion' || (stem > 0 && 'st'.includes(w[stem - 1])))) w = w.slice(0, stem);
+    if (measure(w, stem) > 1 && (suffix !== 'ion' || (stem > 0 && 'st'.includes(w[stem - 1]))))
+      w = w.slice(0, stem);
     break;
   }
   // Step 5a

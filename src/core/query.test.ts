@@ -42,7 +42,9 @@ test('a query of only stop words still searches for them', () => {
 test('identifiers index their joined form and their parts', () => {
   assert.equal(joinedForm('src/db.ts'), 'src_db_ts');
   assert.deepEqual(identParts('parseHTTPResponse'), ['parse', 'http', 'response']);
-  const terms = identTerms('edit src/payments/webhook.ts and call foo.bar() with ERR_SOCKET_TIMEOUT.').split(' ');
+  const terms = identTerms('edit src/payments/webhook.ts and call foo.bar() with ERR_SOCKET_TIMEOUT.').split(
+    ' ',
+  );
   for (const t of ['src_payments_webhook_ts', 'foo_bar', 'socket', 'timeout']) {
     assert.ok(terms.includes(t), `missing ${t} in ${terms.join(' ')}`);
   }

@@ -58,7 +58,8 @@ export function parseQuery(raw: string): ParsedQuery {
     if (m[2] !== undefined) {
       const words = wordsOf(m[2]);
       if (words.length === 0) continue;
-      const t: QueryTerm = words.length === 1 ? { kind: 'word', text: words[0] } : { kind: 'phrase', text: words.join(' ') };
+      const t: QueryTerm =
+        words.length === 1 ? { kind: 'word', text: words[0] } : { kind: 'phrase', text: words.join(' ') };
       (m[1] ? excluded : terms).push(t);
       continue;
     }

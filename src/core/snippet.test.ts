@@ -13,7 +13,10 @@ test('the excerpt is the window with the most query words, marked by stem', () =
 
 test('identifiers are marked whole and by their parts', () => {
   const q = parseQuery('ERR_SOCKET_TIMEOUT webhook.ts');
-  assert.match(makeSnippet('fails with ERR_SOCKET_TIMEOUT in src/payments/webhook.ts often', q), /«ERR_SOCKET_TIMEOUT»/);
+  assert.match(
+    makeSnippet('fails with ERR_SOCKET_TIMEOUT in src/payments/webhook.ts often', q),
+    /«ERR_SOCKET_TIMEOUT»/,
+  );
   assert.match(makeSnippet('look at getUserName first', parseQuery('user')), /«getUserName»/);
 });
 

@@ -17,6 +17,7 @@ import { BufferedSink } from './buffered-sink.js';
 
 type Drained = ReturnType<BufferedSink['drain']>;
 type CursorHead = Omit<FileCursor, 'state'>;
+
 import { readLines } from './line-reader.js';
 import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
 
@@ -163,7 +164,8 @@ export function createIndexer({
         sessionId: m.sessionId || id.slice(this.adapter.id.length + 1),
         source: this.path,
         startedAt: m.startedAt ?? this.minTs,
-        updatedAt: m.updatedAt && this.maxTs && this.maxTs > m.updatedAt ? this.maxTs : (m.updatedAt ?? this.maxTs),
+        updatedAt:
+          m.updatedAt && this.maxTs && this.maxTs > m.updatedAt ? this.maxTs : (m.updatedAt ?? this.maxTs),
       };
     }
 
@@ -191,7 +193,8 @@ export function createIndexer({
         if (!prepared) continue;
         keep?.add(prepared.step);
         if (prepared.step > this.maxWritten) this.maxWritten = prepared.step;
-        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(prepared.step)) !== 'unchanged') this.sum.steps++;
+        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(prepared.step)) !== 'unchanged')
+          this.sum.steps++;
         rewritten.add(prepared.step);
       }
       if (keep) w.retainSteps(id, keep);
@@ -264,9 +267,14 @@ export function createIndexer({
       }
       const ev = next.value;
       if (ev.kind === 'too-long') {
-        job.sink.issue({ path, line: ev.lineNo, message: `line is ${ev.bytes} bytes, over the ${maxLineBytes}-byte limit; skipped` });
+        job.sink.issue({
+          path,
+          line: ev.lineNo,
+          message: `line is ${ev.bytes} bytes, over the ${maxLineBytes}-byte limit; skipped`,
+        });
       } else {
-        if (ev.invalidUtf8) job.sink.issue({ path, line: ev.lineNo, message: 'invalid UTF-8 bytes replaced with U+FFFD' });
+        if (ev.invalidUtf8)
+          job.sink.issue({ path, line: ev.lineNo, message: 'invalid UTF-8 bytes replaced with U+FFFD' });
         parser.line(ev.text, ev.lineNo, job.sink);
       }
       offset = ev.end;
@@ -277,7 +285,8 @@ export function createIndexer({
 
   function indexDocument(job: FileJob, fd: number): void {
     const { adapter, path, st } = job;
-    if (st.size > maxDocumentBytes) throw new Error(`document is ${st.size} bytes, over the ${maxDocumentBytes}-byte limit`);
+    if (st.size > maxDocumentBytes)
+      throw new Error(`document is ${st.size} bytes, over the ${maxDocumentBytes}-byte limit`);
     const buf = Buffer.alloc(st.size);
     let got = 0;
     while (got < buf.length) {
@@ -303,7 +312,13 @@ export function createIndexer({
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // vanished since locate
       throw e;
     }
-    if (!full && cursor && cursor.size === st.size && cursor.mtimeMs === st.mtimeMs && cursor.inode === st.ino) {
+    if (
+      !full &&
+      cursor &&
+      cursor.size === st.size &&
+      cursor.mtimeMs === st.mtimeMs &&
+      cursor.inode === st.ino
+    ) {
       sum.unchanged++;
       return;
     }
@@ -332,7 +347,6 @@ export function createIndexer({
       else indexDocument(job, fd);
       if (cursor) sum.updated++;
       else sum.new++;
-
     } finally {
       closeSync(fd);
     }
@@ -341,7 +355,9 @@ export function createIndexer({
   return {
     run({ agents, full = false, onProgress, budgetMs } = {}) {
       const started = performance.now();
-      const chosen = agents?.length ? agents.map((a) => byId.get(a)).filter((a): a is SourceAdapter => !!a) : adapters;
+      const chosen = agents?.length
+        ? agents.map((a) => byId.get(a)).filter((a): a is SourceAdapter => !!a)
+        : adapters;
       const summary: IndexSummary = {
         files: { seen: 0, new: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0 },
         steps: { written: 0 },
@@ -393,7 +409,9 @@ export function createIndexer({
           sum.skipped++;
           summary.skipped.push({ path: file.path, reason });
           try {
-            store.write((w) => w.addIssues(file.path, [{ path: file.path, message: `not indexed: ${reason}` }]));
+            store.write((w) =>
+              w.addIssues(file.path, [{ path: file.path, message: `not indexed: ${reason}` }]),
+            );
           } catch (storeError) {
             if (isHippoError(storeError)) throw storeError;
           }
@@ -402,7 +420,8 @@ export function createIndexer({
       }
       flushPending();
       for (const sum of Object.values(summary.agents)) {
-        for (const k of ['seen', 'new', 'updated', 'unchanged', 'removed', 'skipped'] as const) summary.files[k] += sum[k];
+        for (const k of ['seen', 'new', 'updated', 'unchanged', 'removed', 'skipped'] as const)
+          summary.files[k] += sum[k];
         summary.steps.written += sum.steps;
         summary.issues += sum.issues;
       }

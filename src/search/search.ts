@@ -60,12 +60,20 @@ function diversify<T extends { threadId: string }>(ranked: T[], n: number, perTh
   return picked;
 }
 
-export function searchTranscripts(store: TranscriptStore, query: string, options: SearchOptions = {}): SearchResult {
+export function searchTranscripts(
+  store: TranscriptStore,
+  query: string,
+  options: SearchOptions = {},
+): SearchResult {
   const started = performance.now();
   const { limit = 10, snippetTokens = 24, now = Date.now(), ...filters } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
   const parsed = parseQuery(query);
-  const { candidates, dfs, total, inIndexRank } = store.candidates(parsed, filters, Math.max(CANDIDATES, n * 6));
+  const { candidates, dfs, total, inIndexRank } = store.candidates(
+    parsed,
+    filters,
+    Math.max(CANDIDATES, n * 6),
+  );
   const texts = store.stepTexts(candidates.map((c) => c.rowid));
   const match = createTermMatcher(parsed);
   const coverage = {

@@ -48,13 +48,19 @@ export interface ShowResult {
 const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 
 const list = (v: string | string[] | undefined) =>
-  (Array.isArray(v) ? v : v ? [v] : []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  (Array.isArray(v) ? v : v ? [v] : [])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export function toFilters(input: FilterInput, now = Date.now()): SearchFilters {
   const agents = list(input.agent);
-  for (const a of agents) if (!isAgentId(a)) throw invalidInput(`Unknown agent "${a}"; known: antigravity, claude-code, codex, gemini-cli`);
+  for (const a of agents)
+    if (!isAgentId(a))
+      throw invalidInput(`Unknown agent "${a}"; known: antigravity, claude-code, codex, gemini-cli`);
   const roles = list(input.role);
-  for (const r of roles) if (!ROLES.includes(r as Role)) throw invalidInput(`Unknown role "${r}"; known: ${ROLES.join(', ')}`);
+  for (const r of roles)
+    if (!ROLES.includes(r as Role)) throw invalidInput(`Unknown role "${r}"; known: ${ROLES.join(', ')}`);
   const filters: SearchFilters = {};
   if (agents.length) filters.agents = agents as AgentId[];
   if (roles.length) filters.roles = roles as Role[];
@@ -87,7 +93,8 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
   }
 
   return {
-    index: ({ agents, ...rest } = {}) => indexer.run({ ...rest, agents: toFilters({ agent: agents }).agents }),
+    index: ({ agents, ...rest } = {}) =>
+      indexer.run({ ...rest, agents: toFilters({ agent: agents }).agents }),
     search(query, input = {}) {
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('The query is empty');
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');

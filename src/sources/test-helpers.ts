@@ -40,7 +40,7 @@ export function fileLines(path: string): string[] {
 export function parseLinesFile(adapter: SourceAdapter, path: string): Collected {
   const c = createCollector();
   const p = adapter.createLineParser(path);
-  fileLines(path).forEach((l, i) => p.line(l, i + 1, c.sink));
+  for (const [i, l] of fileLines(path).entries()) p.line(l, i + 1, c.sink);
   return c.result();
 }
 
@@ -52,10 +52,10 @@ export function parseLinesFileResumed(adapter: SourceAdapter, path: string, spli
   const c = createCollector();
   const lines = fileLines(path);
   const first = adapter.createLineParser(path);
-  lines.slice(0, splitAt).forEach((l, i) => first.line(l, i + 1, c.sink));
+  for (const [i, l] of lines.slice(0, splitAt).entries()) first.line(l, i + 1, c.sink);
   const saved = JSON.parse(JSON.stringify(first.state() ?? null));
   const second = adapter.createLineParser(path, saved);
-  lines.slice(splitAt).forEach((l, i) => second.line(l, splitAt + i + 1, c.sink));
+  for (const [i, l] of lines.slice(splitAt).entries()) second.line(l, splitAt + i + 1, c.sink);
   return c.result();
 }
 

@@ -11,7 +11,11 @@ export interface CliResult {
   json: () => any;
 }
 
-export function hippo(args: string[], env: Record<string, string>, options: SpawnSyncOptions = {}): CliResult {
+export function hippo(
+  args: string[],
+  env: Record<string, string>,
+  options: SpawnSyncOptions = {},
+): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     env,
     encoding: 'utf8',

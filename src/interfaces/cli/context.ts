@@ -17,6 +17,7 @@ export function openEngine(flags: GlobalFlags, options?: EngineOptions): Engine 
 export function intOption(name: string, value: string | undefined, min = 0): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw invalidInput(`--${name} must be a whole number ≥ ${min}, got "${value}"`);
+  if (!Number.isInteger(n) || n < min)
+    throw invalidInput(`--${name} must be a whole number ≥ ${min}, got "${value}"`);
   return n;
 }

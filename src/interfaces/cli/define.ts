@@ -29,6 +29,7 @@ export function action(fn: (flags: Flags, ...positional: never[]) => Promise<unk
 
 export const jsonOpt = () => new Option('--json', 'print one JSON document on stdout');
 export const agentOpt = () =>
-  new Option('--agent <id>', 'only this agent (repeatable): antigravity, claude-code, codex, gemini-cli').argParser(
-    collect,
-  );
+  new Option(
+    '--agent <id>',
+    'only this agent (repeatable): antigravity, claude-code, codex, gemini-cli',
+  ).argParser(collect);

@@ -9,7 +9,10 @@ const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
 export function formatSearch(r: SearchResult): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
-  const lines = [`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`, ''];
+  const lines = [
+    `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`,
+    '',
+  ];
   r.hits.forEach((h, i) => {
     const marked = process.stdout.isTTY ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
     lines.push(
@@ -26,7 +29,9 @@ export function formatSearch(r: SearchResult): string {
 export function formatSteps(thread: ThreadRecord, steps: StepRecord[], focus?: number): string {
   const lines = [
     bold(thread.title ?? thread.id),
-    dim(`${thread.id} · ${thread.agent} · ${thread.project ?? 'unknown project'} · ${thread.stepCount} steps`),
+    dim(
+      `${thread.id} · ${thread.agent} · ${thread.project ?? 'unknown project'} · ${thread.stepCount} steps`,
+    ),
     dim(tildify(thread.source)),
     '',
   ];
@@ -47,7 +52,10 @@ export function formatSteps(thread: ThreadRecord, steps: StepRecord[], focus?: n
 export function formatThreads(threads: ThreadRecord[]): string {
   if (threads.length === 0) return 'No threads indexed yet. Run `hippo index`.';
   return threads
-    .map((t) => `${dim(day(t.updatedAt))}  ${t.agent.padEnd(11)} ${String(t.stepCount).padStart(5)} steps  ${bold(t.title ?? '(untitled)')}\n${' '.repeat(18)}${dim(`${t.id}  ${projectName(t.project) ?? ''}`)}`)
+    .map(
+      (t) =>
+        `${dim(day(t.updatedAt))}  ${t.agent.padEnd(11)} ${String(t.stepCount).padStart(5)} steps  ${bold(t.title ?? '(untitled)')}\n${' '.repeat(18)}${dim(`${t.id}  ${projectName(t.project) ?? ''}`)}`,
+    )
     .join('\n');
 }
 
@@ -57,7 +65,10 @@ export function formatIndexSummary(s: IndexSummary): string {
     `Indexed in ${s.ms} ms: ${f.seen} files seen, ${f.new} new, ${f.updated} updated, ${f.unchanged} unchanged, ${f.removed} removed, ${f.skipped} skipped; ${s.steps.written} steps written.`,
   ];
   for (const [agent, a] of Object.entries(s.agents)) {
-    if (a && a.seen + a.removed > 0) lines.push(`  ${agent.padEnd(12)} ${a.seen} files, ${a.steps} steps written${a.issues ? `, ${a.issues} issues` : ''}`);
+    if (a && a.seen + a.removed > 0)
+      lines.push(
+        `  ${agent.padEnd(12)} ${a.seen} files, ${a.steps} steps written${a.issues ? `, ${a.issues} issues` : ''}`,
+      );
   }
   if (s.issues) lines.push(`${s.issues} parse issue(s) recorded; see \`hippo doctor\`.`);
   for (const k of s.skipped.slice(0, 10)) lines.push(`  skipped ${tildify(k.path)}: ${k.reason}`);

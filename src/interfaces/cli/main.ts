@@ -11,13 +11,14 @@ import { fail } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('hippo')
-    .description('Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.')
+    .description(
+      'Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.',
+    )
     .option('--home <dir>', 'Hippo data directory (default $HIPPO_HOME or ~/.hippo)')
     .option('--db <file>', 'SQLite file to use (default <home>/hippo.db, or $HIPPO_DB)')
     .showHelpAfterError('(run `hippo <command> --help` for usage)')
     .addHelpText('after', '\n`hippo --version` prints the version.')
     .exitOverride();
-
 
   program
     .command('quickstart')
@@ -39,16 +40,22 @@ export function buildProgram(): Command {
     .description('search past sessions with a question or keywords ("quoted phrase", prefix*, -exclude)')
     .argument('<query...>', 'what to look for')
     .addOption(agentOpt())
-    .option('--project <path>', "only sessions in this directory or below it")
+    .option('--project <path>', 'only sessions in this directory or below it')
     .option('--since <date>', 'from this date (YYYY-MM-DD, ISO time, 7d, 2w, today)')
     .option('--until <date>', 'up to this date (inclusive)')
-    .addOption(new Option('--role <role>', 'only user, assistant, tool or system steps (repeatable)').argParser(collect))
+    .addOption(
+      new Option('--role <role>', 'only user, assistant, tool or system steps (repeatable)').argParser(
+        collect,
+      ),
+    )
     .option('--thread <id>', 'only this thread')
     .option('--limit <n>', 'number of hits (default 10, at most 100)')
     .option('--no-index', 'do not refresh the index before searching')
     .addOption(jsonOpt())
     .action(
-      action(async (flags, words: string[]) => (await import('./commands/search.js')).runSearch(words.join(' '), flags)),
+      action(async (flags, words: string[]) =>
+        (await import('./commands/search.js')).runSearch(words.join(' '), flags),
+      ),
     );
 
   program
@@ -61,7 +68,9 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'steps per page (default 50)')
     .option('--max-chars <n>', 'cap each step text (default 4000)')
     .addOption(jsonOpt())
-    .action(action(async (flags, thread: string) => (await import('./commands/show.js')).runShow(thread, flags)));
+    .action(
+      action(async (flags, thread: string) => (await import('./commands/show.js')).runShow(thread, flags)),
+    );
 
   program
     .command('threads')

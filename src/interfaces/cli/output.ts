@@ -23,7 +23,8 @@ export function fail(error: unknown, json: boolean): void {
   const code = known ? error.code : 'INTERNAL';
   const message = known ? error.message : ((error as Error)?.message ?? String(error));
   const usage = known && error.code === 'INVALID_INPUT';
-  if (json) printJson({ error: { code, message, ...(known && error.details ? { details: error.details } : {}) } });
+  if (json)
+    printJson({ error: { code, message, ...(known && error.details ? { details: error.details } : {}) } });
   else warn(`hippo: ${message}`);
   if (!known && process.env.HIPPO_DEBUG) warn((error as Error)?.stack ?? '');
   process.exitCode = usage ? 2 : 1;

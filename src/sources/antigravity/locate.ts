@@ -5,7 +5,7 @@
  * Exactly one file per conversation is returned, the full one when present, so a conversation
  * never becomes two threads. Directory listings only. No environment variable moves these roots.
  */
-import { type Dirent, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseIssue } from '../../core/types.js';
 import type { LocateEnv, TranscriptFile } from '../../ports/source.js';

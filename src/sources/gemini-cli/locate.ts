@@ -1,14 +1,3 @@
-/**
- * Finds Gemini CLI chat recordings: `<GEMINI_CLI_HOME or home>/.gemini/tmp/<project>/chats/`
- * (`<project>` is a SHA-256 of the project path in older releases, a slug such as `acme-shop` in
- * newer ones). In there:
- * - `session-*.jsonl` → lines; `session-*.json` → document, unless a `.jsonl` of the same name
- *   exists: resuming an old session migrates it into `<name>.jsonl` and leaves the `.json`
- *   behind, and both carry the same sessionId;
- * - `<parentSessionId>/*.jsonl` → subagent sessions.
- * `logs.json` (prompts only), checkpoints, plans and `tmp/bin` are ignored. Listings only.
- */
-import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseIssue } from '../../core/types.js';
 import type { LocateEnv, TranscriptFile } from '../../ports/source.js';

@@ -30,7 +30,10 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-export function openDatabase(path: string, { readonly = false, busyTimeoutMs = 10_000 }: OpenOptions = {}): Db {
+export function openDatabase(
+  path: string,
+  { readonly = false, busyTimeoutMs = 10_000 }: OpenOptions = {},
+): Db {
   const Driver = loadDriver();
   let db: Db;
   try {
@@ -83,19 +86,29 @@ export function mapSqliteError(e: unknown, path: string): Error {
   const code = err.code ?? '';
   const msg = err.message ?? String(e);
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
-    return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is locked by another process; try again`, {
-      sqlite: code,
-    });
+    return new HippoError(
+      'STORAGE_UNAVAILABLE',
+      `The database ${path} is locked by another process; try again`,
+      {
+        sqlite: code,
+      },
+    );
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY'))
     return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is read-only; check its permissions`, {
       sqlite: code,
     });
   if (code === 'SQLITE_CANTOPEN')
-    return new HippoError('STORAGE_UNAVAILABLE', `Cannot open the database ${path}: ${msg}`, { sqlite: code });
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
-    return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is damaged or not a database (${msg})`, {
+    return new HippoError('STORAGE_UNAVAILABLE', `Cannot open the database ${path}: ${msg}`, {
       sqlite: code,
     });
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
+    return new HippoError(
+      'STORAGE_UNAVAILABLE',
+      `The database ${path} is damaged or not a database (${msg})`,
+      {
+        sqlite: code,
+      },
+    );
   if (code === 'SQLITE_FULL')
     return new HippoError('STORAGE_UNAVAILABLE', `The disk holding ${path} is full`, { sqlite: code });
   return e instanceof Error ? e : new Error(msg);

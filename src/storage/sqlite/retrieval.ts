@@ -14,8 +14,8 @@ import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import type { Candidate, CandidateSet, SearchFilters } from '../../ports/transcript-store.js';
 import { exactIdentExpr, excludedExpr, termExpr } from './fts-query.js';
-import { createTermStats } from './term-stats.js';
 import type { Db } from './open.js';
+import { createTermStats } from './term-stats.js';
 
 // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a rowid constraint with a
 // REAL value (every match comes back): rowid parameters are always CAST to INTEGER.
@@ -170,10 +170,9 @@ export function createRetriever(db: Db): Retriever {
     const sc = scope(filters);
     if (!sc) return [];
     const { join, params } = sc;
-    const pivot = prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${RANK_BUDGET}`).get(
-      expr,
-      ...params,
-    ) as { id: number } | undefined;
+    const pivot = prepared(
+      `SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${RANK_BUDGET}`,
+    ).get(expr, ...params) as { id: number } | undefined;
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
     return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args, true);
@@ -186,7 +185,11 @@ export function createRetriever(db: Db): Retriever {
   function recent(expr: string, filters: SearchFilters, limit: number): Candidate[] {
     const sc = scope(filters);
     if (!sc) return [];
-    return rows(`SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [expr, ...sc.params, limit], false);
+    return rows(
+      `SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`,
+      [expr, ...sc.params, limit],
+      false,
+    );
   }
 
   function rows(inner: string, args: unknown[], isRanked: boolean): Candidate[] {
@@ -214,7 +217,8 @@ export function createRetriever(db: Db): Retriever {
       // 2. Steps with every word, and (for longer queries) with all but one of the commonest
       //    words: the answer to a question usually shares several of its words, common or not.
       if (byDf.length > 1) {
-        const and = (ps: Probe[]) => add(recent(not(ps.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
+        const and = (ps: Probe[]) =>
+          add(recent(not(ps.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
         and(byDf);
         if (byDf.length > 2) {
           and(byDf.slice(0, -1)); // all but the commonest word
@@ -222,7 +226,8 @@ export function createRetriever(db: Db): Retriever {
         }
       }
       // 3. Nothing yet: the most recent steps with any of the words.
-      if (byRow.size === 0 && byDf.length > 0) add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
+      if (byRow.size === 0 && byDf.length > 0)
+        add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
       const candidates = [...byRow.values()];
       const inIndexRank = query.terms.map((t) => rare.some((p) => p.t === t));
       return { candidates, dfs, total, inIndexRank };

@@ -14,7 +14,9 @@ export interface TermStats {
 export function createTermStats(db: Db): TermStats {
   const memory = new Map<string, { df: number; total: number }>();
   const vocab = db.prepare<[string], { doc: number }>('SELECT doc FROM steps_vocab WHERE term = ?');
-  const read = db.prepare<[string], { df: number; total: number }>('SELECT df, total FROM term_df WHERE term = ?');
+  const read = db.prepare<[string], { df: number; total: number }>(
+    'SELECT df, total FROM term_df WHERE term = ?',
+  );
   const write = db.prepare('INSERT OR REPLACE INTO term_df (term, df, total) VALUES (?, ?, ?)');
   const fresh = (e: { total: number } | undefined, total: number) => !!e && total <= e.total * 1.25 + 100;
 

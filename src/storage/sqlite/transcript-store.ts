@@ -1,15 +1,10 @@
 /** SQLite implementation of the TranscriptStore port. */
 import { statSync } from 'node:fs';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { ParsedQuery } from '../../core/query.js';
 import { makeSnippet } from '../../core/snippet.js';
 import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
 import type {
-  Candidate,
-  FileCursor,
   IssueRecord,
-  PreparedStep,
-  SearchFilters,
   StepRecord,
   StoreStats,
   ThreadRecord,
@@ -36,8 +31,6 @@ const KIND_COLUMN: Record<StepKind, number> = {
   tool_result: 4,
 };
 const MAX_ISSUES_PER_FILE = 100;
-
-type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
 interface ThreadRow {
   tid: number;
@@ -196,7 +189,15 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     },
     upsertStep(threadId, s, likelyNew = false) {
       const tid = tidOrThrow(threadId);
-      const args = [s.text, s.tool ?? null, s.target ?? null, s.timestamp ?? null, s.source.line, s.idents, s.hash];
+      const args = [
+        s.text,
+        s.tool ?? null,
+        s.target ?? null,
+        s.timestamp ?? null,
+        s.source.line,
+        s.idents,
+        s.hash,
+      ];
       const insert = () => {
         const { lastInsertRowid } = stmt.insertStep.run(tid, s.step, s.role, s.kind, ...args);
         stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents));
@@ -269,17 +270,6 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
   };
 
   const retriever = createRetriever(db);
-  const searchCache = new Map<string, Statement>();
-  function prepared(sql: string): Statement {
-    let s = searchCache.get(sql);
-    if (!s) {
-      s = db.prepare<unknown[]>(sql);
-      if (searchCache.size > 200) searchCache.clear();
-      searchCache.set(sql, s);
-    }
-    return s;
-  }
-
   function guard<T>(fn: () => T): T {
     try {
       return fn();
@@ -294,7 +284,9 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       return guard(() =>
         (
           db
-            .prepare('SELECT path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash FROM files')
+            .prepare(
+              'SELECT path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash FROM files',
+            )
             .all() as Record<string, unknown>[]
         ).map((r) => ({
           path: r.path as string,
@@ -310,7 +302,9 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       );
     },
     cursorState(filePath) {
-      const r = db.prepare<[string], { state: string | null }>('SELECT state FROM files WHERE path = ?').get(filePath);
+      const r = db
+        .prepare<[string], { state: string | null }>('SELECT state FROM files WHERE path = ?')
+        .get(filePath);
       return r?.state ?? null;
     },
     threadSource(threadId) {
@@ -327,7 +321,9 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       for (let i = 0; i < rowids.length; i += 500) {
         const chunk = rowids.slice(i, i + 500);
         const rows = db
-          .prepare(`SELECT id, substr(text, 1, 6000) AS text FROM steps WHERE id IN (${chunk.map(() => '?').join(',')})`)
+          .prepare(
+            `SELECT id, substr(text, 1, 6000) AS text FROM steps WHERE id IN (${chunk.map(() => '?').join(',')})`,
+          )
           .all(...chunk) as { id: number; text: string }[];
         for (const r of rows) out.set(r.id, r.text);
       }

@@ -25,16 +25,25 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
     };
     if (flags.json) return printJson(report);
     print(`Hippo doctor — Node ${report.node}`);
-    print(`database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`);
+    print(
+      `database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`,
+    );
     print('');
     for (const a of agents) {
-      const behind = a.filesOnDisk > a.filesIndexed ? `  (${a.filesOnDisk - a.filesIndexed} not indexed yet: run \`hippo index\`)` : '';
-      print(`${a.name.padEnd(18)} ${String(a.filesOnDisk).padStart(6)} files on disk ${String(a.threads).padStart(6)} threads ${String(a.steps).padStart(8)} steps${behind}`);
+      const behind =
+        a.filesOnDisk > a.filesIndexed
+          ? `  (${a.filesOnDisk - a.filesIndexed} not indexed yet: run \`hippo index\`)`
+          : '';
+      print(
+        `${a.name.padEnd(18)} ${String(a.filesOnDisk).padStart(6)} files on disk ${String(a.threads).padStart(6)} threads ${String(a.steps).padStart(8)} steps${behind}`,
+      );
     }
     print('');
     if (issues.length === 0) print('No parse issues.');
     else {
-      print(`${stats.issues} parse issue(s)${stats.issues > issues.length ? `, latest ${issues.length}` : ''}:`);
+      print(
+        `${stats.issues} parse issue(s)${stats.issues > issues.length ? `, latest ${issues.length}` : ''}:`,
+      );
       for (const i of issues) print(`  ${tildify(i.path)}${i.line ? `:${i.line}` : ''}  ${i.message}`);
     }
     if (problems.length) process.exitCode = 1;

@@ -13,7 +13,12 @@ async function progressReporter(json: boolean) {
   if (json || !process.stderr.isTTY) return { update: undefined, stop: () => {} };
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: 'indexing {bar} {value}/{total} files', hideCursor: true, clearOnComplete: true },
+    {
+      stream: process.stderr,
+      format: 'indexing {bar} {value}/{total} files',
+      hideCursor: true,
+      clearOnComplete: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
@@ -33,7 +38,11 @@ export async function runIndex(flags: IndexFlags): Promise<IndexSummary> {
   const engine = openEngine(flags);
   const progress = await progressReporter(!!flags.json);
   try {
-    const summary = engine.transcripts.index({ agents: flags.agent, full: flags.full, onProgress: progress.update });
+    const summary = engine.transcripts.index({
+      agents: flags.agent,
+      full: flags.full,
+      onProgress: progress.update,
+    });
     progress.stop();
     if (flags.json) printJson(summary);
     else print(formatIndexSummary(summary));

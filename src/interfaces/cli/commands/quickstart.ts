@@ -25,7 +25,10 @@ export async function runQuickstart(flags: GlobalFlags & { query?: string }): Pr
   const demo = onDisk === 0;
   if (demo && !existsSync(EXAMPLES_HOME)) throw new Error(`bundled samples missing at ${EXAMPLES_HOME}`);
   const engine = demo
-    ? createEngine({ ...config, dbPath: join(config.hippoHome, 'demo', 'hippo.db') }, { locateHome: EXAMPLES_HOME })
+    ? createEngine(
+        { ...config, dbPath: join(config.hippoHome, 'demo', 'hippo.db') },
+        { locateHome: EXAMPLES_HOME },
+      )
     : createEngine(config);
   try {
     const summary = engine.transcripts.index();

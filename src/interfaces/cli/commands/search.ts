@@ -1,8 +1,8 @@
+import type { Engine } from '../../../app/engine.js';
 import type { FilterInput } from '../../../services/transcripts.js';
 import { type GlobalFlags, intOption, openEngine } from '../context.js';
 import { formatSearch } from '../format.js';
 import { print, printJson, warn } from '../output.js';
-import type { Engine } from '../../../app/engine.js';
 
 /** Bring the index up to date before answering; a failure only makes results staler. */
 export function refreshQuietly(engine: Engine): void {

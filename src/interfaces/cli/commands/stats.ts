@@ -6,9 +6,13 @@ export async function runStats(flags: GlobalFlags): Promise<void> {
   try {
     const s = engine.stats();
     if (flags.json) return printJson(s);
-    print(`${tildify(s.path)}: ${s.threads} threads, ${s.steps} steps, ${s.files} files, ${(s.dbBytes / 1048576).toFixed(1)} MB`);
+    print(
+      `${tildify(s.path)}: ${s.threads} threads, ${s.steps} steps, ${s.files} files, ${(s.dbBytes / 1048576).toFixed(1)} MB`,
+    );
     for (const [agent, a] of Object.entries(s.perAgent)) {
-      print(`  ${agent.padEnd(12)} ${String(a.threads).padStart(6)} threads ${String(a.steps).padStart(8)} steps   last ${a.lastUpdated?.slice(0, 16).replace('T', ' ') ?? '—'}`);
+      print(
+        `  ${agent.padEnd(12)} ${String(a.threads).padStart(6)} threads ${String(a.steps).padStart(8)} steps   last ${a.lastUpdated?.slice(0, 16).replace('T', ' ') ?? '—'}`,
+      );
     }
   } finally {
     engine.close();
