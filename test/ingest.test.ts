@@ -4,7 +4,7 @@
  * half-written lines wait.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 
@@ -212,6 +212,28 @@ test('a time budget stops between files and leaves the rest for the next run', (
     assert.equal(slice.steps.written, 0);
     const rest = engine.transcripts.index();
     assert.deepEqual([rest.pending, rest.files.new, rest.steps.written], [0, 2, 2]);
+  } finally {
+    engine.close();
+  }
+});
+
+test('a quick pass checks recently active transcripts and leaves cold ones for the periodic check', () => {
+  const h = tempHome();
+  after(h.cleanup);
+  const cold = h.write(claudePath(S1), `${claudeLine(S1, 'user', 'an old session')}\n`);
+  const hot = h.write(claudePath(S2), `${claudeLine(S2, 'user', 'the session running now')}\n`);
+  const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+  utimesSync(cold, twoHoursAgo, twoHoursAgo);
+  const engine = h.engine();
+  try {
+    engine.transcripts.index({ quick: true }); // first pass: full listing and checks
+    appendFileSync(hot, `${claudeLine(S2, 'assistant', 'hot reply')}\n`);
+    appendFileSync(cold, `${claudeLine(S1, 'assistant', 'late reply to the old session')}\n`);
+    const quick = engine.transcripts.index({ quick: true });
+    assert.equal(quick.steps.written, 1, 'only the hot transcript was read');
+    const full = engine.transcripts.index();
+    assert.equal(full.steps.written, 1, 'a full pass picks up the cold one');
+    assert.equal(engine.transcripts.search('late reply old session').hits[0]?.thread, `claude-code:${S1}`);
   } finally {
     engine.close();
   }

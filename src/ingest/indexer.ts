@@ -46,7 +46,20 @@ export interface IndexRunOptions {
    * answer); what is left is picked up by the next run. `pending` in the summary says how much.
    */
   budgetMs?: number;
+  /**
+   * The cheap pass before an MCP answer: reuse this process's last directory listing for up to a
+   * minute, and stat transcripts untouched for an hour only every five minutes. `hippo index`
+   * and `hippo search` always do the full pass.
+   */
+  quick?: boolean;
 }
+
+/** How long a quick pass may reuse the last directory listing. */
+const LOCATE_TTL_MS = 60_000;
+/** A transcript not modified for this long is "cold"... */
+const HOT_MS = 3_600_000;
+/** ...and a quick pass checks cold transcripts only this often. */
+const COLD_CHECK_MS = 300_000;
 
 export interface AgentSummary {
   seen: number;
@@ -118,6 +131,10 @@ export function createIndexer({
   maxDocumentBytes = 256 * 1024 * 1024,
 }: IndexerOptions): Indexer {
   const byId = new Map(adapters.map((a) => [a.id, a]));
+  // What quick passes remember between runs in this process.
+  let lastListing: { at: number; key: string; found: Map<AgentId, TranscriptFile[]> } | undefined;
+  let lastColdCheck = 0;
+  let cachedCursors: { version: number; map: Map<string, CursorHead> } | undefined;
 
   /** Per-file work: everything one transcript needs between flushes. */
   class FileJob {
@@ -353,8 +370,14 @@ export function createIndexer({
   }
 
   return {
-    run({ agents, full = false, onProgress, budgetMs } = {}) {
+    run({ agents, full = false, onProgress, budgetMs, quick = false } = {}) {
       const started = performance.now();
+      const now = Date.now();
+      const agentsKey = (agents ?? []).join(',');
+      const reuseListing =
+        quick && !full && lastListing?.key === agentsKey && now - lastListing.at < LOCATE_TTL_MS;
+      const checkCold = !quick || full || now - lastColdCheck >= COLD_CHECK_MS;
+      const listing = new Map<AgentId, TranscriptFile[]>();
       const chosen = agents?.length
         ? agents.map((a) => byId.get(a)).filter((a): a is SourceAdapter => !!a)
         : adapters;
@@ -367,15 +390,29 @@ export function createIndexer({
         pending: 0,
         ms: 0,
       };
-      const cursors = new Map(store.listCursors().map((c) => [c.path, c]));
+      // Quick passes keep the cursor table in memory until another process writes to the store
+      // (this process's own writes drop the copy below).
+      const version = store.externalChanges();
+      const cached = cachedCursors;
+      cachedCursors = undefined; // set again only if this run ends without writing anything
+      const cursors =
+        quick && cached?.version === version
+          ? new Map(cached.map)
+          : new Map(store.listCursors().map((c) => [c.path, c]));
       const work: { adapter: SourceAdapter; file: TranscriptFile }[] = [];
       const locateIssues: ParseIssue[] = [];
       for (const adapter of chosen) {
         const sum = emptyAgent();
         summary.agents[adapter.id] = sum;
-        const found = adapter.locate(env, (i) => locateIssues.push(i));
+        const found = reuseListing
+          ? (lastListing?.found.get(adapter.id) ?? [])
+          : adapter.locate(env, (i) => locateIssues.push(i));
+        listing.set(adapter.id, found);
         const located = new Set(found.map((f) => f.path));
         sum.seen = found.length;
+        for (const file of found) work.push({ adapter, file });
+        // A reused listing cannot tell what was deleted since; the next full listing will.
+        if (reuseListing) continue;
         // Forget files that are gone first, so a file that replaces another (Antigravity's full
         // transcript appearing beside the compacted one) can take over its thread id.
         for (const c of cursors.values()) {
@@ -386,8 +423,9 @@ export function createIndexer({
           cursors.delete(c.path);
           sum.removed++;
         }
-        for (const file of found) work.push({ adapter, file });
       }
+      if (!reuseListing) lastListing = { at: now, key: agentsKey, found: listing };
+      if (checkCold) lastColdCheck = now;
       if (locateIssues.length) {
         store.write((w) => {
           for (const i of locateIssues) w.addIssues(i.path, [i]);
@@ -401,8 +439,14 @@ export function createIndexer({
           break;
         }
         const sum = summary.agents[adapter.id]!;
+        const cursor = cursors.get(file.path);
+        if (!checkCold && cursor && cursor.mtimeMs < now - HOT_MS) {
+          sum.unchanged++; // cold, and checked less than COLD_CHECK_MS ago
+          onProgress?.(++done, work.length, file.path);
+          continue;
+        }
         try {
-          indexFile(adapter, file, cursors.get(file.path), full, sum);
+          indexFile(adapter, file, cursor, full, sum);
         } catch (e) {
           if (isHippoError(e)) throw e; // storage problems stop the run: nothing more can be saved
           const reason = errorMessage(e);
@@ -426,6 +470,11 @@ export function createIndexer({
         summary.issues += sum.issues;
       }
       summary.issues += locateIssues.length;
+      const wrote =
+        summary.steps.written > 0 ||
+        summary.files.new + summary.files.updated + summary.files.removed + summary.files.skipped > 0 ||
+        summary.issues > 0;
+      cachedCursors = wrote ? undefined : { version, map: cursors };
       summary.ms = Math.round(performance.now() - started);
       return summary;
     },

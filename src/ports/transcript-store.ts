@@ -117,6 +117,11 @@ export interface TranscriptStore {
   readonly path: string;
   /** Every file cursor, without parser state (the cheap pass reads only these). */
   listCursors(): Omit<FileCursor, 'state'>[];
+  /**
+   * A number that changes whenever another connection commits to the store (not for this
+   * connection's own writes), so a caller can keep what it read until someone else writes.
+   */
+  externalChanges(): number;
   /** The saved parser state of one file. */
   cursorState(path: string): string | null;
   /** Owner (source path) of a thread id, if the thread exists. */

@@ -56,7 +56,7 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
   const refresh =
     refreshMs > 0
       ? () => {
-          pending = engine.transcripts.index({ budgetMs: 1500 }).pending;
+          pending = engine.transcripts.index({ budgetMs: 1500, quick: true }).pending;
         }
       : undefined;
   const catchingUp = () =>

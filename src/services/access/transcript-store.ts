@@ -51,6 +51,7 @@ export function scopeTranscriptStore(
     path: store.path,
     listCursors: () => [],
     cursorState: () => null,
+    externalChanges: () => store.externalChanges(),
     threadSource: (id) => (visible(id) ? store.threadSource(id) : undefined),
     write() {
       throw forbidden('Transcripts cannot be written through a space-limited view');

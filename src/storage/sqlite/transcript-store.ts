@@ -301,6 +301,9 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         })),
       );
     },
+    externalChanges() {
+      return db.pragma('data_version', { simple: true }) as number;
+    },
     cursorState(filePath) {
       const r = db
         .prepare<[string], { state: string | null }>('SELECT state FROM files WHERE path = ?')
