@@ -132,8 +132,6 @@ export interface TranscriptStore {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
   /** The first 6,000 characters of some steps' texts (for scoring and snippets), by row id. */
   stepTexts(rowids: number[]): Map<number, string>;
-  /** A short excerpt of a step with the query's words marked. */
-  snippet(rowid: number, query: ParsedQuery, maxTokens: number): string | null;
   getThread(threadId: string): ThreadRecord | undefined;
   /** Steps `from`..`to` (inclusive step numbers) of a thread, in order. */
   getSteps(threadId: string, from: number, to: number, limit: number): StepRecord[];

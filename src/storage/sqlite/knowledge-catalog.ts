@@ -6,7 +6,7 @@
 import type { Bucket, KnowledgeCatalog, WorkingMemoryEdit } from '../../ports/knowledge-catalog.js';
 import type { SavedRequest } from '../../ports/saved-thread-store.js';
 import { lazyStatements } from './lazy-statements.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 
 /** The date a memory is filed under: when it happened if known, else when it was recorded. */
 const MEMORY_DAY = 'substr(COALESCE(event_start, created_at), 1, 10)';
@@ -45,13 +45,7 @@ export function createSqliteKnowledgeCatalog(db: Db): KnowledgeCatalog {
       WHERE space = ? AND edit IS NOT NULL ORDER BY day, section`,
   });
 
-  function guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
-    }
-  }
+  const guard = sqliteGuard(path);
   const likePrefix = (within: string) => `${within.replace(/[\\%_]/g, '')}%`;
 
   return {

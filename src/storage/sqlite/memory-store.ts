@@ -5,7 +5,7 @@ import { bandKeys, fingerprint } from '../../core/near-duplicate.js';
 import type { MemoryStore, MemoryWriter } from '../../ports/memory-store.js';
 import { type SpaceSizes, searchCandidates } from './memory-search.js';
 import { COLS, filterSql, type MemoryRow, type Statement, tagsOf, toMemory, toRow } from './memory-sql.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 
 /** Near-duplicates are only looked for among memories of the same space and project. */
 const scopeKey = (space: string, project: string | null) => `${space}\u0000${project ?? ''}`;
@@ -24,13 +24,7 @@ export function createSqliteMemoryStore(db: Db): MemoryStore {
     }
     return s;
   }
-  function guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
-    }
-  }
+  const guard = sqliteGuard(path);
 
   const row = (sql: string, ...args: unknown[]) => st(sql).get(...args) as MemoryRow | undefined;
   const rows = (sql: string, ...args: unknown[]) => st(sql).all(...args) as MemoryRow[];

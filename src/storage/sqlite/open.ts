@@ -79,6 +79,17 @@ function migrate(db: Db, path: string): void {
   }
 }
 
+/** Run store code with driver errors mapped (mapSqliteError) — every store wraps its calls in one. */
+export function sqliteGuard(path: string): <T>(fn: () => T) => T {
+  return (fn) => {
+    try {
+      return fn();
+    } catch (e) {
+      throw mapSqliteError(e, path);
+    }
+  };
+}
+
 /** Turn driver errors into a HippoError a user can act on. */
 export function mapSqliteError(e: unknown, path: string): Error {
   if (e instanceof HippoError) return e;

@@ -1,7 +1,7 @@
 /** SQLite implementation of the RuleStore port (schema: migrations/003-rules.ts). */
 import { parseScope, type Rule } from '../../core/rules.js';
 import type { RuleStore, RuleWriter } from '../../ports/rule-store.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 
 interface RuleRow {
   id: string;
@@ -28,13 +28,7 @@ const toRule = (r: RuleRow): Rule => ({
 
 export function createSqliteRuleStore(db: Db): RuleStore {
   const path = db.name;
-  function guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
-    }
-  }
+  const guard = sqliteGuard(path);
   const writer: RuleWriter = {
     get: (id) => {
       const r = db.prepare('SELECT * FROM rules WHERE id = ?').get(id) as RuleRow | undefined;

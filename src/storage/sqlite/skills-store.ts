@@ -17,7 +17,7 @@ import type {
 } from '../../ports/skills-store.js';
 import { anyTermsExpr, termExpr } from './fts-query.js';
 import { lazyStatements } from './lazy-statements.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 
 interface Row {
   id: number;
@@ -80,13 +80,7 @@ function stageSql(filter: SkillListFilter, alias = ''): { sql: string; params: u
 }
 
 export function createSqliteSkillsStore(db: Db, path = 'hippo.db'): SkillsStore {
-  const guard = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
-    }
-  };
+  const guard = sqliteGuard(path);
   const stmt = lazyStatements(db, {
     get: 'SELECT * FROM skills WHERE space = ? AND name = ?',
     version: 'SELECT * FROM skill_versions WHERE skill_id = ? AND version = ?',

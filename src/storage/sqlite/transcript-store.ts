@@ -1,7 +1,7 @@
 /** SQLite implementation of the TranscriptStore port. */
 import { statSync } from 'node:fs';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { ParsedQuery } from '../../core/query.js';
-import { makeSnippet } from '../../core/snippet.js';
 import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
 import type {
   IssueRecord,
@@ -11,7 +11,7 @@ import type {
   TranscriptStore,
   TranscriptWriter,
 } from '../../ports/transcript-store.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 import { createRetriever, filterSql } from './retrieval.js';
 
 const FTS_COLS = 'prompt, response, reasoning, tool_call, tool_output, idents, tool_idents';
@@ -143,9 +143,6 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     countIssues: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM issues WHERE path = ?'),
     insertIssue: db.prepare('INSERT INTO issues (path, line, message, at) VALUES (?, ?, ?, ?)'),
     clearIssues: db.prepare('DELETE FROM issues WHERE path = ?'),
-    stepText: db.prepare<[number], { kind: StepKind; text: string }>(
-      'SELECT kind, text FROM steps WHERE id = ?',
-    ),
   };
 
   function ftsValues(kind: StepKind, text: string, idents: string): (string | null)[] {
@@ -270,13 +267,18 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
   };
 
   const retriever = createRetriever(db);
-  function guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
+  const guard = sqliteGuard(path);
+  const textStatements = new Map<number, BetterSqlite3.Statement<unknown[], unknown>>();
+  const textsOf = (n: number) => {
+    let st = textStatements.get(n);
+    if (!st) {
+      st = db.prepare(
+        `SELECT id, substr(text, 1, 6000) AS text FROM steps WHERE id IN (${'?,'.repeat(n).slice(0, -1)})`,
+      );
+      textStatements.set(n, st);
     }
-  }
+    return st;
+  };
 
   return {
     path,
@@ -320,21 +322,14 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       return guard(() => retriever.candidates(query, filters, limit));
     },
     stepTexts(rowids) {
+      // Called on every search: keep one prepared statement per list length.
       const out = new Map<number, string>();
       for (let i = 0; i < rowids.length; i += 500) {
         const chunk = rowids.slice(i, i + 500);
-        const rows = db
-          .prepare(
-            `SELECT id, substr(text, 1, 6000) AS text FROM steps WHERE id IN (${chunk.map(() => '?').join(',')})`,
-          )
-          .all(...chunk) as { id: number; text: string }[];
+        const rows = textsOf(chunk.length).all(...chunk) as { id: number; text: string }[];
         for (const r of rows) out.set(r.id, r.text);
       }
       return out;
-    },
-    snippet(rowid, query, maxTokens) {
-      const row = stmt.stepText.get(rowid);
-      return row ? makeSnippet(row.text, query, maxTokens) : null;
     },
     getThread(threadId) {
       const r = stmt.threadById.get(threadId);

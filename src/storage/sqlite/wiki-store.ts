@@ -9,7 +9,7 @@ import type {
 } from '../../ports/wiki-store.js';
 import { anyTermsExpr } from './fts-query.js';
 import { lazyStatements } from './lazy-statements.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 
 const toPage = (r: Record<string, unknown>): WikiPageRow => ({
   id: r.id as number,
@@ -34,13 +34,7 @@ const toVersion = (r: Record<string, unknown>): WikiVersionRow => ({
 const under = (prefix: string) => `${prefix.replace(/[\\%_]/g, '\\$&')}/%`;
 
 export function createSqliteWikiStore(db: Db, path = 'hippo.db'): WikiStore {
-  const guard = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
-    }
-  };
+  const guard = sqliteGuard(path);
   const stmt = lazyStatements(db, {
     get: 'SELECT * FROM wiki_pages WHERE space = ? AND path = ?',
     listAll: 'SELECT * FROM wiki_pages WHERE space = ? AND deleted_at IS NULL ORDER BY path',

@@ -2,7 +2,7 @@
 import { WM_SECTIONS, type WmItem, type WmSectionName } from '../../core/working-memory.js';
 import type { StoredBriefing, WorkingMemoryStore } from '../../ports/working-memory-store.js';
 import { lazyStatements } from './lazy-statements.js';
-import { type Db, mapSqliteError } from './open.js';
+import { type Db, sqliteGuard } from './open.js';
 
 interface BriefingRow {
   fingerprint: string;
@@ -42,13 +42,7 @@ export function createSqliteWorkingMemoryStore(db: Db): WorkingMemoryStore {
       (SELECT COUNT(*) FROM memories WHERE space = ? AND status = 'active' AND updated_at >= ?) AS recent`,
   });
 
-  function guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      throw mapSqliteError(e, path);
-    }
-  }
+  const guard = sqliteGuard(path);
 
   return {
     writable: !db.readonly,
