@@ -12,8 +12,13 @@ import { DEFAULT_POLICY, type IndexPolicy } from '../ingest/prepare-step.js';
 export interface HippoConfig {
   /** Where Hippo keeps its data (HIPPO_HOME, default ~/.hippo). */
   hippoHome: string;
-  /** The SQLite file. */
+  /** The SQLite file (unused when `databaseUrl` is set). */
   dbPath: string;
+  /** A PostgreSQL server to keep everything in instead of the file (`--db postgres://…`, HIPPO_DATABASE_URL). */
+  databaseUrl?: string;
+  /** Client mode: a Hippo server to send every call to (HIPPO_API_URL) and its key (HIPPO_API_KEY). */
+  apiUrl?: string;
+  apiKey?: string;
   /** The user's home, where agents keep transcripts. */
   home: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -28,7 +33,35 @@ export interface HippoConfig {
 
 export interface ConfigFlags {
   home?: string;
+  /** A SQLite file path or a postgres:// URL. */
   db?: string;
+  apiUrl?: string;
+  apiKey?: string;
+}
+
+export const isDatabaseUrl = (s: string) => /^postgres(ql)?:\/\//i.test(s);
+
+function checkUrl(
+  name: string,
+  raw: string | undefined,
+  pattern: RegExp,
+  example: string,
+): string | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  if (!pattern.test(v)) throw invalidInput(`${name} must look like ${example}, got "${v.slice(0, 40)}"`);
+  try {
+    new URL(v);
+  } catch {
+    throw invalidInput(`${name} is not a valid URL`);
+  }
+  return v;
+}
+
+function optionalString(name: string, raw: unknown, file: string): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string') throw invalidInput(`"${name}" in ${file} must be a string`);
+  return raw;
 }
 
 function positiveInt(name: string, raw: unknown, fallback: number): number {
@@ -92,7 +125,30 @@ export function loadConfig(
       DEFAULT_POLICY.toolOutputChars,
     ),
   };
-  const dbPath = resolve(flags.db ?? env.HIPPO_DB ?? join(hippoHome, 'hippo.db'));
+  const dbFlag = flags.db?.trim();
+  const dbPath = resolve(
+    dbFlag && !isDatabaseUrl(dbFlag) ? dbFlag : (env.HIPPO_DB ?? join(hippoHome, 'hippo.db')),
+  );
+  const databaseUrl = checkUrl(
+    dbFlag ? '--db' : env.HIPPO_DATABASE_URL ? 'HIPPO_DATABASE_URL' : 'databaseUrl',
+    dbFlag
+      ? isDatabaseUrl(dbFlag)
+        ? dbFlag
+        : undefined
+      : (env.HIPPO_DATABASE_URL ??
+          (env.HIPPO_DB ? undefined : optionalString('databaseUrl', file.databaseUrl, configPath))),
+    /^postgres(ql)?:\/\//i,
+    'postgres://user:password@host:5432/database',
+  );
+  const apiUrl = checkUrl(
+    flags.apiUrl ? '--api-url' : env.HIPPO_API_URL ? 'HIPPO_API_URL' : 'apiUrl',
+    flags.apiUrl ?? env.HIPPO_API_URL ?? optionalString('apiUrl', file.apiUrl, configPath),
+    /^https?:\/\//i,
+    'http://127.0.0.1:7420',
+  );
+  const apiKey =
+    (flags.apiKey ?? env.HIPPO_API_KEY ?? optionalString('apiKey', file.apiKey, configPath))?.trim() ||
+    undefined;
   const busyTimeoutMs = positiveInt(
     'HIPPO_BUSY_TIMEOUT_MS',
     env.HIPPO_BUSY_TIMEOUT_MS ?? file.busyTimeoutMs,
@@ -100,5 +156,5 @@ export function loadConfig(
   );
   const spaces = readSpaces(file.spaces, home, configPath);
   const space = env.HIPPO_SPACE?.trim() || undefined;
-  return { hippoHome, dbPath, home, env, policy, busyTimeoutMs, space, spaces };
+  return { hippoHome, dbPath, databaseUrl, apiUrl, apiKey, home, env, policy, busyTimeoutMs, space, spaces };
 }

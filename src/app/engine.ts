@@ -5,11 +5,12 @@
 import type { AgentId } from '../core/types.js';
 import { createIndexer, type Indexer } from '../ingest/indexer.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
+import type { Stores } from '../ports/stores.js';
 import type { StoreStats, TranscriptStore } from '../ports/transcript-store.js';
 import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
 import { ADAPTERS } from '../sources/registry.js';
-import { openDatabase } from '../storage/sqlite/open.js';
-import { createSqliteTranscriptStore } from '../storage/sqlite/transcript-store.js';
+import { openPostgresStores } from '../storage/postgres/stores.js';
+import { openSqliteStores } from '../storage/sqlite/stores.js';
 import type { HippoConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 
@@ -17,6 +18,8 @@ export interface Engine extends KnowledgeServices {
   config: HippoConfig;
   transcripts: TranscriptService;
   store: TranscriptStore;
+  /** Every store of the backend (SQLite file or PostgreSQL server). */
+  stores: Stores;
   indexer: Indexer;
   adapters: readonly SourceAdapter[];
   locateEnv: LocateEnv;
@@ -36,17 +39,18 @@ export function createEngine(
   config: HippoConfig,
   { readonly = false, locateHome }: EngineOptions = {},
 ): Engine {
-  const db = openDatabase(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
-  const store = createSqliteTranscriptStore(db, config.dbPath);
+  const stores = openStores(config, readonly);
+  const store = stores.transcripts;
   const locateEnv: LocateEnv = locateHome
     ? { home: locateHome, env: {} }
     : { home: config.home, env: config.env };
   const indexer = createIndexer({ store, adapters: ADAPTERS, env: locateEnv, policy: config.policy });
   const transcripts = createTranscriptService(store, indexer);
   return {
-    ...createKnowledgeServices({ db, config, store, transcripts }),
+    ...createKnowledgeServices({ stores, config, store, transcripts }),
     config,
     store,
+    stores,
     indexer,
     adapters: ADAPTERS,
     locateEnv,
@@ -58,6 +62,13 @@ export function createEngine(
       return out;
     },
     stats: () => store.stats(),
-    close: () => store.close(),
+    close: () => stores.close(),
   };
+}
+
+/** The backend the configuration names: a PostgreSQL server, else the SQLite file. */
+export function openStores(config: HippoConfig, readonly = false): Stores {
+  return config.databaseUrl
+    ? openPostgresStores(config.databaseUrl)
+    : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
 }

@@ -3,9 +3,9 @@
  * working memory, context bundle, fs, export/import) over the same database as the transcripts.
  * Each domain wires itself in app/wire/<domain>.ts; later domains get the earlier services.
  */
+import type { Stores } from '../ports/stores.js';
 import type { TranscriptStore } from '../ports/transcript-store.js';
 import type { TranscriptService } from '../services/transcripts.js';
-import type { Db } from '../storage/sqlite/open.js';
 import type { HippoConfig } from './config.js';
 import { wireContextBundle } from './wire/context-bundle.js';
 import { wireFs } from './wire/fs.js';
@@ -19,7 +19,7 @@ import { wireWiki } from './wire/wiki.js';
 import { wireWorkingMemory } from './wire/working-memory.js';
 
 export interface KnowledgeContext {
-  db: Db;
+  stores: Stores;
   config: HippoConfig;
   store: TranscriptStore;
   transcripts: TranscriptService;

@@ -1,6 +1,5 @@
 /** Wiring for the context bundle: rules, working memory and skills of the engine, and bounded memory reads. */
 import { type ContextBundleService, createContextBundleService } from '../../services/context-bundle.js';
-import { createSqliteContextBundleStore } from '../../storage/sqlite/context-bundle-store.js';
 import type { KnowledgeContext, WithWorkingMemory } from '../knowledge.js';
 
 export interface ContextBundleServices {
@@ -11,7 +10,7 @@ export function wireContextBundle(ctx: KnowledgeContext, deps: WithWorkingMemory
   return {
     contextBundle: createContextBundleService({
       rules: deps.rules,
-      store: createSqliteContextBundleStore(ctx.db),
+      store: ctx.stores.contextBundle,
       skills: deps.skills,
       workingMemory: deps.workingMemory,
       spaces: deps.spaces,

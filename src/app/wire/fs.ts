@@ -1,6 +1,5 @@
 /** Wiring for the fs: every knowledge service mounted as one tree, plus the read-only catalog. */
 import { createFs, type FsService } from '../../services/fs/index.js';
-import { createSqliteKnowledgeCatalog } from '../../storage/sqlite/knowledge-catalog.js';
 import type { KnowledgeContext, WithContext } from '../knowledge.js';
 
 export interface FsServices {
@@ -18,7 +17,7 @@ export function wireFs(ctx: KnowledgeContext, deps: WithContext): FsServices {
       workingMemory: deps.workingMemory,
       transcripts: ctx.transcripts,
       store: ctx.store,
-      catalog: createSqliteKnowledgeCatalog(ctx.db),
+      catalog: ctx.stores.catalog,
     }),
   };
 }

@@ -1,8 +1,7 @@
 /** Wiring for API keys (the HTTP server's auth): the SQLite key store. */
 import { createKeyService, type KeyService } from '../../services/keys.js';
-import { createSqliteKeyStore } from '../../storage/sqlite/key-store.js';
 import type { KnowledgeContext } from '../knowledge.js';
 
 export function wireKeys(ctx: KnowledgeContext): { keys: KeyService } {
-  return { keys: createKeyService({ store: createSqliteKeyStore(ctx.db) }) };
+  return { keys: createKeyService({ store: ctx.stores.keys }) };
 }

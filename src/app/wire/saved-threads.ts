@@ -1,13 +1,12 @@
 /** Wiring for saved threads: the service over the transcript store and the saved-thread tables. */
 import { createSavedThreadService } from '../../services/saved-threads/index.js';
-import { createSqliteSavedThreadStore } from '../../storage/sqlite/saved-thread-store.js';
 import type { KnowledgeContext } from '../knowledge.js';
 
 export function wireSavedThreads(ctx: KnowledgeContext) {
   return {
     savedThreads: createSavedThreadService({
       store: ctx.store,
-      saved: createSqliteSavedThreadStore(ctx.db),
+      saved: ctx.stores.saved,
       policy: ctx.config.policy,
     }),
   };

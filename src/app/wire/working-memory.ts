@@ -3,7 +3,6 @@ import {
   createWorkingMemoryService,
   type WorkingMemoryService,
 } from '../../services/working-memory/index.js';
-import { createSqliteWorkingMemoryStore } from '../../storage/sqlite/working-memory-store.js';
 import type { KnowledgeContext, PhaseAServices } from '../knowledge.js';
 
 export interface WorkingMemoryServices {
@@ -13,7 +12,7 @@ export interface WorkingMemoryServices {
 export function wireWorkingMemory(ctx: KnowledgeContext, deps: PhaseAServices): WorkingMemoryServices {
   return {
     workingMemory: createWorkingMemoryService({
-      store: createSqliteWorkingMemoryStore(ctx.db),
+      store: ctx.stores.workingMemory,
       memories: deps.memories,
       threads: ctx.store,
       spaces: deps.spaces,

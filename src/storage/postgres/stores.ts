@@ -1,0 +1,37 @@
+/** The PostgreSQL backend: every store over one server connection, each built on first use. */
+import type { Stores } from '../../ports/stores.js';
+import { lazyStores } from '../lazy-stores.js';
+import { createPgContextBundleStore } from './context-bundle-store.js';
+import { createPgKeyStore } from './key-store.js';
+import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
+import { createPgMemoryStore } from './memory-store.js';
+import { openPg } from './open.js';
+import { createPgRuleStore } from './rule-store.js';
+import { createPgSavedThreadStore } from './saved-thread-store.js';
+import { createPgSkillsStore } from './skills-store.js';
+import type { PgSyncOptions } from './sync-client.js';
+import { createPgTranscriptStore } from './transcript-store.js';
+import { createPgWikiStore } from './wiki-store.js';
+import { createPgWorkingMemoryStore } from './working-memory-store.js';
+
+export function openPostgresStores(url: string, options: PgSyncOptions = {}): Stores {
+  const db = openPg(url, options);
+  const transcripts = createPgTranscriptStore(db);
+  return lazyStores({
+    kind: 'postgres',
+    location: db.pg.label,
+    capabilities: db.capabilities,
+    transcripts,
+    memories: () => createPgMemoryStore(db),
+    rules: () => createPgRuleStore(db),
+    skills: () => createPgSkillsStore(db),
+    wiki: () => createPgWikiStore(db),
+    saved: () => createPgSavedThreadStore(db),
+    workingMemory: () => createPgWorkingMemoryStore(db),
+    contextBundle: () => createPgContextBundleStore(db),
+    keys: () => createPgKeyStore(db),
+    catalog: () => createPgKnowledgeCatalog(db),
+    transaction: (fn, mode) => db.pg.transaction(fn, mode),
+    close: () => db.pg.close(),
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * A synchronous PostgreSQL client. Hippo's store ports are synchronous (the embedded SQLite
+ * driver is), so the `pg` driver runs in a worker thread and each call blocks the caller on a
+ * shared flag until the worker answers — the same one-request-at-a-time model as SQLite, with
+ * the round trip to the server added. A lost connection is reopened on the next call; a call
+ * outside a transaction is retried once on a fresh connection, so a server that went away and
+ * came back is used again without a restart.
+ */
+import { createRequire } from 'node:module';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { HippoError } from '../../core/errors.js';
+import { WORKER_SOURCE, type WorkerInit, type WorkerReply, type WorkerRequest } from './pg-worker.js';
+
+export type Row = Record<string, unknown>;
+
+/** A statement PostgreSQL refused (not a connection problem): `code` is the SQLSTATE. */
+export class PgError extends Error {
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = 'PgError';
+    this.code = code;
+  }
+}
+
+export interface PgSync {
+  /** The URL without its password, for messages. */
+  readonly label: string;
+  query<T = Row>(sql: string, params?: unknown[]): T[];
+  one<T = Row>(sql: string, params?: unknown[]): T | undefined;
+  /** Run a statement; the number of rows it touched. */
+  run(sql: string, params?: unknown[]): number;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): void;
+  /**
+   * Run `fn` in a transaction (a savepoint when nested). A top-level `write` transaction takes
+   * Hippo's store-wide write lock first, like SQLite's IMMEDIATE: writers queue, never interleave.
+   * `read` sees one snapshot throughout; `read-write` writes without the store lock (schema setup).
+   */
+  transaction<T>(fn: () => T, mode?: TxMode): T;
+  readonly inTransaction: boolean;
+  close(): void;
+}
+
+export type TxMode = 'read' | 'write' | 'read-write';
+
+export interface PgSyncOptions {
+  /** The schema(s) unqualified names resolve in, e.g. `hippo, public`. */
+  searchPath?: string;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+}
+
+/** The advisory lock every top-level write transaction holds. */
+export const WRITE_LOCK = 74_201;
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+const require = createRequire(import.meta.url);
+
+export function connectPgSync(
+  url: string,
+  { connectTimeoutMs = 5_000, statementTimeoutMs = 30_000, searchPath = 'public' }: PgSyncOptions = {},
+): PgSync {
+  const label = redactUrl(url);
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  let worker: Worker | undefined;
+  let port: MessagePort | undefined;
+  let depth = 0;
+  let closed = false;
+
+  const start = () => {
+    const ch = new MessageChannel();
+    const init: WorkerInit = {
+      pgPath: require.resolve('pg'),
+      url,
+      flag,
+      port: ch.port2,
+      connectTimeoutMs,
+      statementTimeoutMs,
+      searchPath: searchPath === 'public' ? 'public' : `${searchPath}, public`,
+    };
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      execArgv: [],
+      workerData: init,
+      transferList: [ch.port2],
+    });
+    worker.unref();
+    worker.on('error', () => {});
+    port = ch.port1;
+    port.unref();
+  };
+
+  const unavailable = (why: string) =>
+    new HippoError('STORAGE_UNAVAILABLE', `The PostgreSQL server ${label} is unavailable: ${why}`);
+
+  const call = (req: WorkerRequest): WorkerReply => {
+    if (closed) throw unavailable('the connection was closed');
+    if (!worker) start();
+    Atomics.store(flag, 0, 0);
+    port!.postMessage(req);
+    const waited = Atomics.wait(flag, 0, 0, connectTimeoutMs + statementTimeoutMs + 5_000);
+    if (waited === 'timed-out') {
+      // The worker is stuck (a half-open socket): start over with a new one next time.
+      void worker?.terminate();
+      worker = undefined;
+      throw unavailable('no answer in time');
+    }
+    const got = receiveMessageOnPort(port!);
+    if (!got) throw unavailable('the database worker did not answer');
+    return got.message as WorkerReply;
+  };
+
+  const send = (req: WorkerRequest): WorkerReply & { ok: true } => {
+    let reply = call(req);
+    // Outside a transaction a lost connection is retried once: the worker reconnects.
+    if (!reply.ok && reply.error.lost && depth === 0) reply = call(req);
+    if (reply.ok) return reply;
+    const { message, code, lost } = reply.error;
+    if (lost) throw unavailable(message);
+    throw new PgError(message, code ?? '');
+  };
+
+  const client: PgSync = {
+    label,
+    query: <T>(sql: string, params?: unknown[]) => send({ op: 'query', sql, params }).rows as T[],
+    one: <T>(sql: string, params?: unknown[]) => send({ op: 'query', sql, params }).rows[0] as T | undefined,
+    run: (sql, params) => send({ op: 'query', sql, params }).rowCount,
+    exec: (sql) => {
+      send({ op: 'exec', sql });
+    },
+    transaction<T>(fn: () => T, mode: TxMode = 'write'): T {
+      if (depth > 0) {
+        const sp = `sp${depth}`;
+        send({ op: 'query', sql: `SAVEPOINT ${sp}` });
+        depth++;
+        try {
+          const out = fn();
+          send({ op: 'query', sql: `RELEASE SAVEPOINT ${sp}` });
+          return out;
+        } catch (e) {
+          try {
+            send({ op: 'query', sql: `ROLLBACK TO SAVEPOINT ${sp}` });
+          } catch {
+            // the outer transaction is failing anyway
+          }
+          throw e;
+        } finally {
+          depth--;
+        }
+      }
+      send({
+        op: 'query',
+        sql: mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN',
+      });
+      depth = 1;
+      try {
+        if (mode === 'write') send({ op: 'query', sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` });
+        const out = fn();
+        send({ op: 'query', sql: 'COMMIT' });
+        return out;
+      } catch (e) {
+        try {
+          call({ op: 'query', sql: 'ROLLBACK' });
+        } catch {
+          // a lost connection rolls back by itself
+        }
+        throw e;
+      } finally {
+        depth = 0;
+      }
+    },
+    get inTransaction() {
+      return depth > 0;
+    },
+    close() {
+      if (closed) return;
+      if (worker) {
+        try {
+          call({ op: 'close' });
+        } catch {
+          // closing anyway
+        }
+        void worker.terminate();
+      }
+      closed = true;
+      worker = undefined;
+    },
+  };
+  return client;
+}

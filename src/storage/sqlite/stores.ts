@@ -1,0 +1,38 @@
+/** The SQLite backend: every store over one embedded file, each built on first use. */
+import type { Stores } from '../../ports/stores.js';
+import { lazyStores } from '../lazy-stores.js';
+import { createSqliteContextBundleStore } from './context-bundle-store.js';
+import { createSqliteKeyStore } from './key-store.js';
+import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
+import { createSqliteMemoryStore } from './memory-store.js';
+import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
+import { createSqliteRuleStore } from './rule-store.js';
+import { createSqliteSavedThreadStore } from './saved-thread-store.js';
+import { createSqliteSkillsStore } from './skills-store.js';
+import { createSqliteTranscriptStore } from './transcript-store.js';
+import { createSqliteWikiStore } from './wiki-store.js';
+import { createSqliteWorkingMemoryStore } from './working-memory-store.js';
+
+export function openSqliteStores(path: string, options: OpenOptions = {}): Stores {
+  const db = openDatabase(path, options);
+  const guard = sqliteGuard(path);
+  const transcripts = createSqliteTranscriptStore(db, path);
+  return lazyStores({
+    kind: 'sqlite',
+    location: path,
+    capabilities: { trigram: false, vectors: false },
+    transcripts,
+    memories: () => createSqliteMemoryStore(db),
+    rules: () => createSqliteRuleStore(db),
+    skills: () => createSqliteSkillsStore(db, path),
+    wiki: () => createSqliteWikiStore(db, path),
+    saved: () => createSqliteSavedThreadStore(db),
+    workingMemory: () => createSqliteWorkingMemoryStore(db),
+    contextBundle: () => createSqliteContextBundleStore(db),
+    keys: () => createSqliteKeyStore(db),
+    catalog: () => createSqliteKnowledgeCatalog(db),
+    transaction: (fn, mode) =>
+      guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),
+    close: () => transcripts.close(),
+  });
+}
