@@ -13,6 +13,7 @@ import { openPostgresStores } from '../storage/postgres/stores.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import type { HippoConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
+import { createRemoteEngine } from './remote/remote-engine.js';
 
 export interface Engine extends KnowledgeServices {
   config: HippoConfig;
@@ -71,4 +72,15 @@ export function openStores(config: HippoConfig, readonly = false): Stores {
   return config.databaseUrl
     ? openPostgresStores(config.databaseUrl)
     : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
+}
+
+/**
+ * The engine a command works on: the configured Hippo server in client mode (`apiUrl`), else
+ * the local backend. `local` forces the local backend (the server itself, the quickstart demo).
+ */
+export function connectEngine(
+  config: HippoConfig,
+  options: EngineOptions & { local?: boolean } = {},
+): Engine {
+  return config.apiUrl && !options.local ? createRemoteEngine(config) : createEngine(config, options);
 }

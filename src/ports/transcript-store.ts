@@ -85,6 +85,8 @@ export interface StoreStats {
   perAgent: Record<string, { threads: number; steps: number; files: number; lastUpdated: string | null }>;
   dbBytes: number;
   path: string;
+  /** Which backend holds the store. */
+  backend: 'sqlite' | 'postgres';
 }
 
 export interface IssueRecord extends ParseIssue {
@@ -115,6 +117,8 @@ export interface TranscriptWriter {
 /** Storage for indexed transcripts. One implementation per backend. */
 export interface TranscriptStore {
   readonly path: string;
+  /** Which backend holds the store. */
+  readonly backend: 'sqlite' | 'postgres';
   /** Every file cursor, without parser state (the cheap pass reads only these). */
   listCursors(): Omit<FileCursor, 'state'>[];
   /**

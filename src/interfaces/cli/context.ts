@@ -1,16 +1,25 @@
 /** Shared per-invocation setup for commands: config from global flags, and the engine. */
 import { loadConfig } from '../../app/config.js';
-import { createEngine, type Engine, type EngineOptions } from '../../app/engine.js';
+import { connectEngine, type Engine, type EngineOptions } from '../../app/engine.js';
 import { invalidInput } from '../../core/errors.js';
 
 export interface GlobalFlags {
   home?: string;
   db?: string;
+  apiUrl?: string;
+  apiKey?: string;
   json?: boolean;
 }
 
-export function openEngine(flags: GlobalFlags, options?: EngineOptions): Engine {
-  return createEngine(loadConfig({ home: flags.home, db: flags.db }), options);
+/**
+ * The engine for a command: the Hippo server in client mode (--api-url / HIPPO_API_URL), else
+ * the local store; `local` keeps it local whatever is configured (`hippo serve`).
+ */
+export function openEngine(flags: GlobalFlags, options?: EngineOptions & { local?: boolean }): Engine {
+  return connectEngine(
+    loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey }),
+    options,
+  );
 }
 
 /** Parse an integer option, rejecting junk with a usage error. */

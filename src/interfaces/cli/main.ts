@@ -15,7 +15,12 @@ export function buildProgram(): Command {
       'Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.',
     )
     .option('--home <dir>', 'Hippo data directory (default $HIPPO_HOME or ~/.hippo)')
-    .option('--db <file>', 'SQLite file to use (default <home>/hippo.db, or $HIPPO_DB)')
+    .option(
+      '--db <file|url>',
+      'SQLite file, or a postgres:// URL (default $HIPPO_DATABASE_URL, $HIPPO_DB, <home>/hippo.db)',
+    )
+    .option('--api-url <url>', 'client mode: send every call to this Hippo server (default $HIPPO_API_URL)')
+    .option('--api-key <key>', 'API key for --api-url (default $HIPPO_API_KEY; prefer the variable)')
     .showHelpAfterError('(run `hippo <command> --help` for usage)')
     .addHelpText('after', '\n`hippo --version` prints the version.')
     .exitOverride();

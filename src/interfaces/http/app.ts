@@ -19,6 +19,7 @@ import { registerFsRoutes } from './routes/fs.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memories.js';
+import { registerRpcRoutes } from './routes/rpc.js';
 import { registerRuleRoutes } from './routes/rules.js';
 import { registerSavedThreadRoutes } from './routes/saved-threads.js';
 import { registerSkillRoutes } from './routes/skills.js';
@@ -125,6 +126,7 @@ export function createHttpApp(
   if (engine.contextBundle) registerContextRoutes(ctx);
   if (engine.fs) registerFsRoutes(ctx);
   registerKeyRoutes(ctx);
+  registerRpcRoutes(ctx);
   registerMcpRoutes(ctx);
   // Nowledge Mem's plugin paths (/context, /threads/…, /memories…), same auth and engine view.
   registerCompatRoutes(ctx);

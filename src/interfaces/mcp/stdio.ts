@@ -1,12 +1,12 @@
 /** `hippo mcp`: the MCP server over stdio. stdout belongs to JSON-RPC; logs go to stderr. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadConfig } from '../../app/config.js';
-import { createEngine } from '../../app/engine.js';
+import { type ConfigFlags, loadConfig } from '../../app/config.js';
+import { connectEngine } from '../../app/engine.js';
 import { buildMcpServer } from './server.js';
 
-export async function startStdioServer(flags: { home?: string; db?: string }): Promise<void> {
+export async function startStdioServer(flags: ConfigFlags): Promise<void> {
   const log = (m: string) => process.stderr.write(`hippo mcp: ${m}\n`);
-  const engine = createEngine(loadConfig(flags));
+  const engine = connectEngine(loadConfig(flags));
   const server = buildMcpServer({ engine, log });
   const transport = new StdioServerTransport();
   const shutdown = async () => {
@@ -18,5 +18,7 @@ export async function startStdioServer(flags: { home?: string; db?: string }): P
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   await server.connect(transport);
-  log(`ready (${engine.config.dbPath})`);
+  log(
+    `ready (${engine.config.apiUrl ? `client of ${engine.config.apiUrl}` : engine.config.databaseUrl ? engine.stores.location : engine.config.dbPath})`,
+  );
 }

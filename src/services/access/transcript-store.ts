@@ -49,6 +49,7 @@ export function scopeTranscriptStore(
 
   return {
     path: store.path,
+    backend: store.backend,
     listCursors: () => [],
     cursorState: () => null,
     externalChanges: () => store.externalChanges(),
@@ -88,7 +89,16 @@ export function scopeTranscriptStore(
         a.steps += t.stepCount;
         if (t.updatedAt && (!a.lastUpdated || t.updatedAt > a.lastUpdated)) a.lastUpdated = t.updatedAt;
       }
-      return { threads, steps, files: 0, issues: 0, perAgent, dbBytes: 0, path: store.path };
+      return {
+        threads,
+        steps,
+        files: 0,
+        issues: 0,
+        perAgent,
+        dbBytes: 0,
+        path: store.path,
+        backend: store.backend,
+      };
     },
     listIssues: () => [],
     integrityCheck: () => [],

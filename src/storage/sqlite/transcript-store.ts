@@ -282,6 +282,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
 
   return {
     path,
+    backend: 'sqlite',
     listCursors() {
       return guard(() =>
         (
@@ -421,6 +422,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
           perAgent,
           dbBytes,
           path,
+          backend: 'sqlite' as const,
         };
       });
     },

@@ -19,7 +19,7 @@ export async function runServe(f: ServeFlags): Promise<void> {
   const port = intOption('port', f.port, 0);
   const refreshMs = intOption('refresh', f.refresh, 0) ?? 2000;
   const shutdownTimeoutMs = intOption('shutdown-timeout', f.shutdownTimeout, 0) ?? 10_000;
-  const engine = openEngine(f);
+  const engine = openEngine(f, { local: true });
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     server = await startHttpServer(engine, {
@@ -35,7 +35,7 @@ export async function runServe(f: ServeFlags): Promise<void> {
     throw e;
   }
   log(
-    `listening on ${server.url} (store ${engine.config.dbPath}; ${server.requireKeys ? 'every request needs an API key' : 'keyless from this machine, keys accepted'})`,
+    `listening on ${server.url} (store ${engine.stats().backend === 'postgres' ? engine.stores.location : engine.config.dbPath}; ${server.requireKeys ? 'every request needs an API key' : 'keyless from this machine, keys accepted'})`,
   );
 
   let stopping = false;

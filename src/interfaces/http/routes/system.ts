@@ -36,7 +36,7 @@ export function registerHealthRoutes(ctx: RoutesContext): void {
       return {
         status: 'ok',
         version: VERSION,
-        store: { backend: 'sqlite', path: s.path },
+        store: { backend: s.backend, path: s.path },
         index: {
           files: s.files,
           threads: s.threads,

@@ -1,0 +1,114 @@
+/**
+ * Client mode: an Engine whose services live on a Hippo server (`HIPPO_API_URL`, `--api-url`).
+ * Every service method call becomes `POST /v1/rpc`, run by the server on this caller's view (its
+ * key's scope and spaces), so the CLI and the MCP stdio server keep their commands and output.
+ * What only makes sense next to the store (export/import, raw store access) is refused clearly.
+ */
+import { ERROR_CODES, type ErrorCode, HippoError } from '../../core/errors.js';
+import { ADAPTERS } from '../../sources/registry.js';
+import type { HippoConfig } from '../config.js';
+import type { Engine } from '../engine.js';
+import { createSyncHttp, TransportError } from './sync-http.js';
+
+/** Services reached through the server (the server's RPC_SERVICES, minus `engine`). */
+const REMOTE_SERVICES = [
+  'transcripts',
+  'memories',
+  'rules',
+  'skills',
+  'wiki',
+  'savedThreads',
+  'workingMemory',
+  'contextBundle',
+  'fs',
+  'keys',
+  'spaces',
+] as const;
+
+export function createRemoteEngine(config: HippoConfig): Engine {
+  const base = config.apiUrl!.replace(/\/+$/, '');
+  const http = createSyncHttp();
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+
+  const call = (service: string, method: string, args: unknown[]): unknown => {
+    // Trailing `undefined`s are dropped; inner ones travel as null and mean "not given".
+    let n = args.length;
+    while (n > 0 && args[n - 1] === undefined) n--;
+    const body = JSON.stringify({ service, method, args: args.slice(0, n) });
+    let reply: { status: number; body: string };
+    try {
+      reply = http.request('POST', `${base}/v1/rpc`, headers, body);
+    } catch (e) {
+      const why = e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message;
+      throw new HippoError('STORAGE_UNAVAILABLE', `The Hippo server ${base} is not answering: ${why}`);
+    }
+    let parsed: {
+      result?: unknown;
+      error?: { code?: string; message?: string; details?: Record<string, unknown> };
+    };
+    try {
+      parsed = JSON.parse(reply.body);
+    } catch {
+      throw new HippoError(
+        'STORAGE_UNAVAILABLE',
+        `The Hippo server ${base} answered ${reply.status} with something that is not JSON; is HIPPO_API_URL a Hippo server?`,
+      );
+    }
+    if (reply.status >= 200 && reply.status < 300) return parsed.result ?? undefined;
+    const err = parsed.error ?? {};
+    const code = (ERROR_CODES as readonly string[]).includes(err.code ?? '')
+      ? (err.code as ErrorCode)
+      : 'STORAGE_UNAVAILABLE';
+    throw new HippoError(
+      code,
+      err.message ?? `The Hippo server ${base} answered ${reply.status}`,
+      err.details,
+    );
+  };
+
+  const service = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get: (_t, method) =>
+          typeof method === 'symbol' || method === 'then'
+            ? undefined
+            : (...args: unknown[]) => call(name, method, args),
+      },
+    );
+  const local = (what: string) =>
+    new Proxy(
+      {},
+      {
+        get: (_t, p) => {
+          if (typeof p === 'symbol' || p === 'then') return undefined;
+          throw new HippoError(
+            'UNSUPPORTED',
+            `${what} runs next to the store, not in client mode (HIPPO_API_URL=${base}); run it on the server, or unset HIPPO_API_URL`,
+          );
+        },
+      },
+    );
+
+  const engine: Record<string, unknown> = {
+    config,
+    adapters: ADAPTERS,
+    locateEnv: { home: config.home, env: config.env },
+    locate: (agents?: string[]) => {
+      const out: Record<string, unknown> = {};
+      for (const a of ADAPTERS)
+        if (!agents?.length || agents.includes(a.id))
+          out[a.id] = a.locate({ home: config.home, env: config.env }, () => {});
+      return out;
+    },
+    stats: () => call('engine', 'stats', []),
+    store: local('Direct store access'),
+    stores: local('Direct store access'),
+    indexer: local('The indexer'),
+    portability: local('Export and import'),
+    close: () => http.close(),
+  };
+  for (const name of REMOTE_SERVICES) engine[name] = service(name);
+  return engine as unknown as Engine;
+}

@@ -1,0 +1,44 @@
+/** Test support: `hippo serve` as a real child process on a free loopback port. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { BIN } from './cli.js';
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+export function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`hippo serve did not start: ${err}`)), 30_000);
+    child.stderr!.on('data', (d) => {
+      err += String(d);
+      const m = /listening on (http:\/\/[^\s]+)/.exec(err);
+      if (m && timer.hasRef()) {
+        clearTimeout(timer);
+        timer.unref();
+        resolve({
+          url: m[1]!,
+          child,
+          stderr: () => err,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hippo serve exited with ${code}: ${err}`));
+    });
+  });
+}
