@@ -49,6 +49,13 @@ export function prepareStep(step: Step, policy: IndexPolicy): PreparedStep | nul
   const text = isOutput ? reduceToolOutput(clean, limit, total) : capText(clean, limit, total);
   if (text.trim() === '') return null;
   const target = step.target ? redact(step.target).text : undefined;
-  const idents = target ? `${identTerms(target)} ${identTerms(text)}`.trim() : identTerms(text);
-  return { ...step, text, target, idents, hash: fnv1a(text) };
+  return withTerms({ ...step, text, target });
+}
+
+/** A stored (already capped and redacted) step with its identifier terms and content hash. */
+export function withTerms(step: Step): PreparedStep {
+  const idents = step.target
+    ? `${identTerms(step.target)} ${identTerms(step.text)}`.trim()
+    : identTerms(step.text);
+  return { ...step, idents, hash: fnv1a(step.text) };
 }

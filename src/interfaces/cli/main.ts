@@ -90,6 +90,18 @@ export function buildProgram(): Command {
     .action(action(async (flags) => (await import('./commands/threads.js')).runThreads(flags)));
 
   program
+    .command('migrate')
+    .description(
+      'copy this store (transcripts and knowledge) into a PostgreSQL server or another file; safe to re-run',
+    )
+    .requiredOption(
+      '--to <url|file>',
+      'postgres://user:password@host:5432/db[?schema=name], or a SQLite file',
+    )
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/migrate.js')).runMigrate(flags)));
+
+  program
     .command('stats')
     .description('counts per agent and the size of the store')
     .addOption(jsonOpt())

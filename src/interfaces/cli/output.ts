@@ -5,6 +5,12 @@
  */
 import { isHippoError } from '../../core/errors.js';
 
+// `hippo threads | head`: the reader went away; stop quietly instead of a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
