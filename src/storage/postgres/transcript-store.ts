@@ -1,13 +1,303 @@
-/** PostgreSQL TranscriptStore (not written yet). */
-import { HippoError } from '../../core/errors.js';
-import type { TranscriptStore } from '../../ports/transcript-store.js';
+/**
+ * PostgreSQL implementation of the TranscriptStore port (tables of migrations/001), the twin of
+ * storage/sqlite/transcript-store.ts. Every call is a round trip here, so the writer (see
+ * transcript-writer.ts) buffers steps and cursors and sends them as multi-row statements, and
+ * each read is one statement.
+ *
+ * `externalChanges()` reads `transcript_version`, a counter every write transaction bumps, minus
+ * the bumps this store made itself: it moves only when another connection commits a write.
+ */
+import type { ParsedQuery } from '../../core/query.js';
+import type { AgentId, Role, StepKind } from '../../core/types.js';
+import type {
+  IssueRecord,
+  StepRecord,
+  StoreStats,
+  ThreadRecord,
+  TranscriptStore,
+} from '../../ports/transcript-store.js';
 import type { PgStore } from './open.js';
+import { createPgRetriever, filterWhere } from './transcript-retrieval.js';
+import { createPgTranscriptWriter } from './transcript-writer.js';
 
-export function createPgTranscriptStore(_db: PgStore): TranscriptStore {
-  return new Proxy({} as TranscriptStore, {
-    get: (_t, k) => {
-      if (k === 'then') return undefined;
-      throw new HippoError('UNSUPPORTED', `TranscriptStore.${String(k)} is not available on PostgreSQL yet`);
+/** The tables this store owns (for the size in stats). */
+const TABLES = ['threads', 'steps', 'files', 'issues', 'term_df', 'transcript_version'];
+
+interface ThreadRow {
+  tid: number;
+  id: string;
+  agent: AgentId;
+  session_id: string;
+  project: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  source: string;
+  parent_id: string | null;
+  space: string;
+  step_count: number;
+}
+
+interface StepRow {
+  thread_id: string;
+  source: string;
+  step: number;
+  role: Role;
+  kind: StepKind;
+  text: string;
+  tool: string | null;
+  target: string | null;
+  ts: string | null;
+  line: number;
+}
+
+const toThread = (r: ThreadRow): ThreadRecord => ({
+  id: r.id,
+  agent: r.agent,
+  sessionId: r.session_id,
+  project: r.project ?? undefined,
+  title: r.title ?? undefined,
+  startedAt: r.started_at ?? undefined,
+  updatedAt: r.updated_at ?? undefined,
+  source: r.source,
+  parentId: r.parent_id ?? undefined,
+  space: r.space,
+  stepCount: r.step_count,
+});
+
+const toStep = (r: StepRow): StepRecord => ({
+  threadId: r.thread_id,
+  step: r.step,
+  role: r.role,
+  kind: r.kind,
+  text: r.text,
+  tool: r.tool ?? undefined,
+  target: r.target ?? undefined,
+  timestamp: r.ts ?? undefined,
+  source: { path: r.source, line: r.line },
+});
+
+/** A LIMIT/OFFSET value: SQLite reads a negative LIMIT as "no limit", PostgreSQL refuses it. */
+const bound = (n: number): number | null =>
+  Number.isFinite(n) && n >= 0 ? Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER) : null;
+/** A step number bound PostgreSQL's bigint can hold. */
+const stepBound = (n: number): number =>
+  Number.isNaN(n) ? 0 : Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.trunc(n)));
+
+const STEP_COLS = `t.id AS thread_id, t.source, s.step, s.role, s.kind, s.text, s.tool, s.target, s.ts, s.line`;
+
+export function createPgTranscriptStore(db: PgStore): TranscriptStore {
+  const { pg } = db;
+  const path = db.schema === 'public' ? pg.label : `${pg.label} (schema ${db.schema})`;
+  if (db.capabilities.trigram) ensureTrigramIndex(db);
+  let ownWrites = 0;
+  const writer = createPgTranscriptWriter(pg);
+  const retriever = createPgRetriever(db);
+  /** Reads inside a write transaction must see the steps the writer still holds. */
+  const read = <T>(fn: () => T): T => {
+    writer.flush();
+    return fn();
+  };
+
+  const threadById = (id: string) => pg.one<ThreadRow>('SELECT * FROM threads WHERE id = $1', [id]);
+
+  return {
+    path,
+    backend: 'postgres',
+    listCursors() {
+      return read(() =>
+        pg
+          .query<Record<string, unknown>>(
+            'SELECT path, agent, thread_id, size, mtime_ms, inode, "offset", line_no, head_hash FROM files',
+          )
+          .map((r) => ({
+            path: r.path as string,
+            agent: r.agent as AgentId,
+            threadId: (r.thread_id as string | null) ?? null,
+            size: r.size as number,
+            mtimeMs: r.mtime_ms as number,
+            inode: r.inode as number,
+            offset: r.offset as number,
+            lineNo: r.line_no as number,
+            headHash: r.head_hash as string,
+          })),
+      );
     },
-  });
+    externalChanges() {
+      const n = pg.one<{ n: number }>('SELECT n FROM transcript_version')?.n ?? 0;
+      return n - ownWrites;
+    },
+    cursorState(filePath) {
+      return read(
+        () =>
+          pg.one<{ state: string | null }>('SELECT state FROM files WHERE path = $1', [filePath])?.state ??
+          null,
+      );
+    },
+    threadSource(threadId) {
+      return pg.one<{ source: string }>('SELECT source FROM threads WHERE id = $1', [threadId])?.source;
+    },
+    write(fn) {
+      const out = pg.transaction(() => writer.run(fn), 'write');
+      ownWrites++;
+      return out;
+    },
+    candidates(query: ParsedQuery, filters, limit) {
+      return read(() => retriever.candidates(query, filters, limit));
+    },
+    stepTexts(rowids) {
+      const out = new Map<number, string>();
+      if (rowids.length === 0) return out;
+      read(() => {
+        const rows = pg.query<{ id: number; text: string }>(
+          'SELECT id, left(text, 6000) AS text FROM steps WHERE id = ANY($1::bigint[])',
+          [rowids],
+        );
+        for (const r of rows) out.set(r.id, r.text);
+      });
+      return out;
+    },
+    getThread(threadId) {
+      const r = read(() => threadById(threadId));
+      return r ? toThread(r) : undefined;
+    },
+    getSteps(threadId, from, to, limit) {
+      return read(() =>
+        pg
+          .query<StepRow>(
+            `SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
+             WHERE t.id = $1 AND s.step >= $2 AND s.step <= $3 ORDER BY s.step LIMIT $4`,
+            [threadId, stepBound(from), stepBound(to), bound(limit)],
+          )
+          .map(toStep),
+      );
+    },
+    stepWindow(threadId, step, before, after) {
+      const at = stepBound(step);
+      const rows = read(() =>
+        pg.query<StepRow>(
+          `(SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
+             WHERE t.id = $1 AND s.step < $2 ORDER BY s.step DESC LIMIT $3)
+           UNION ALL
+           (SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
+             WHERE t.id = $1 AND s.step >= $2 ORDER BY s.step LIMIT $4)`,
+          [threadId, at, bound(before), after + 1 >= 0 ? bound(after + 1) : 0],
+        ),
+      );
+      return rows.sort((a, b) => a.step - b.step).map(toStep);
+    },
+    listThreads(filters, limit, offset) {
+      const params: unknown[] = [];
+      const p = (v: unknown) => {
+        params.push(v);
+        return `$${params.length}`;
+      };
+      const where = filterWhere({ ...filters, roles: undefined, since: undefined, until: undefined }, p);
+      if (filters.since) where.push(`t.updated_at >= ${p(filters.since)}`);
+      if (filters.until) where.push(`t.started_at <= ${p(filters.until)}`);
+      const rows = read(() =>
+        pg.query<ThreadRow>(
+          `SELECT t.* FROM threads t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+           ORDER BY t.updated_at DESC NULLS LAST, t.tid DESC LIMIT ${p(bound(limit))} OFFSET ${p(bound(offset) ?? 0)}`,
+          params,
+        ),
+      );
+      return rows.map(toThread);
+    },
+    stats(): StoreStats {
+      const r = read(() =>
+        pg.one<{
+          threads: number;
+          steps: number;
+          files: number;
+          issues: number;
+          bytes: number;
+          agents: { agent: string; threads: number; steps: number; last: string | null }[] | null;
+          agent_files: { agent: string; n: number }[] | null;
+        }>(
+          `SELECT (SELECT count(*) FROM threads) AS threads, (SELECT count(*) FROM steps) AS steps,
+             (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM issues) AS issues,
+             (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+               WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname = ANY($1::text[])) AS bytes,
+             (SELECT json_agg(a ORDER BY a.agent) FROM (SELECT agent, count(*) AS threads,
+               coalesce(sum(step_count), 0) AS steps, max(updated_at) AS last FROM threads GROUP BY agent) a) AS agents,
+             (SELECT json_agg(f ORDER BY f.agent) FROM (SELECT agent, count(*) AS n FROM files GROUP BY agent) f) AS agent_files`,
+          [TABLES],
+        ),
+      )!;
+      const perAgent: StoreStats['perAgent'] = {};
+      for (const a of r.agents ?? [])
+        perAgent[a.agent] = { threads: a.threads, steps: a.steps, files: 0, lastUpdated: a.last };
+      for (const f of r.agent_files ?? []) {
+        perAgent[f.agent] ??= { threads: 0, steps: 0, files: 0, lastUpdated: null };
+        perAgent[f.agent].files = f.n;
+      }
+      return {
+        threads: r.threads,
+        steps: r.steps,
+        files: r.files,
+        issues: r.issues,
+        perAgent,
+        dbBytes: r.bytes,
+        path,
+        backend: 'postgres',
+      };
+    },
+    listIssues(limit) {
+      return read(() =>
+        pg
+          .query<{ path: string; line: number | null; message: string; at: string }>(
+            'SELECT path, line, message, at FROM issues ORDER BY id DESC LIMIT $1',
+            [bound(limit)],
+          )
+          .map(
+            (x) =>
+              ({
+                path: x.path,
+                line: x.line ?? undefined,
+                message: x.message,
+                at: x.at,
+              }) satisfies IssueRecord,
+          ),
+      );
+    },
+    integrityCheck() {
+      const problems: string[] = [];
+      const r = read(() =>
+        pg.one<{ missing: string[] | null; invalid: string[] | null; orphans: number; unindexed: number }>(
+          `SELECT
+             (SELECT array_agg(n) FROM unnest($1::text[]) n WHERE to_regclass(n) IS NULL) AS missing,
+             (SELECT array_agg(i.indexrelid::regclass::text) FROM pg_index i
+               WHERE NOT i.indisvalid AND i.indrelid IN (SELECT to_regclass(n) FROM unnest($1::text[]) n)) AS invalid,
+             (SELECT count(*) FROM steps s WHERE NOT EXISTS (SELECT 1 FROM threads t WHERE t.tid = s.tid)) AS orphans,
+             (SELECT count(*) FROM steps WHERE fts = ''::tsvector AND text ~ '[[:alnum:]]') AS unindexed`,
+          [TABLES],
+        ),
+      );
+      if (!r) return ['the transcript tables could not be read'];
+      if (r.missing?.length) problems.push(`missing tables: ${r.missing.join(', ')}`);
+      if (r.invalid?.length) problems.push(`invalid indexes (rebuild with REINDEX): ${r.invalid.join(', ')}`);
+      if (r.orphans > 0) problems.push(`${r.orphans} steps belong to no thread`);
+      if (r.unindexed > 0) problems.push(`full-text index: ${r.unindexed} steps have no search terms`);
+      return problems;
+    },
+    close() {
+      pg.close();
+    },
+  };
+}
+
+/**
+ * The trigram index for identifier substrings, created on first use of a server that has
+ * pg_trgm (the migration must work without it). Looked up first: CREATE INDEX IF NOT EXISTS
+ * would wait for the table's writers even when the index is there.
+ */
+function ensureTrigramIndex(db: PgStore): void {
+  const have = db.pg.one<{ ok: boolean }>(`SELECT to_regclass('steps_text_trgm') IS NOT NULL AS ok`);
+  if (have?.ok) return;
+  try {
+    db.pg.exec('CREATE INDEX IF NOT EXISTS steps_text_trgm ON steps USING GIN (text public.gin_trgm_ops)');
+  } catch {
+    // without it, substring lookups scan: slower, still correct
+  }
 }

@@ -1,0 +1,281 @@
+/**
+ * Bounded retrieval over the steps' tsvector, the PostgreSQL twin of storage/sqlite/retrieval.ts
+ * (same budgets, same plan, so both backends hand the search layer the same kind of candidates):
+ *   - each term's document frequency is counted up to DF_CAP (exact, cached, for a common word);
+ *   - the rare terms are OR-ed, and of their matches at most RANK_BUDGET (the most recent) are
+ *     ranked — by Σ idf of the rare terms a step holds × its kind's weight (FTS5's bm25 with
+ *     average tf and length), with ts_rank_cd's proximity as a tie-break;
+ *   - AND probes take the most recent steps holding every word (all but the commonest, the two
+ *     rarest), unranked; the search layer scores every candidate from its text;
+ *   - an identifier found nowhere as a word is looked for as a substring through the trigram
+ *     index when pg_trgm is installed (`ERR_SOCK` in `ERR_SOCKET_TIMEOUT`).
+ * Round trips: one for every term's count and the step total, one for all the candidate lists
+ * together, one more only when nothing matched; exact counts of common words are cached.
+ */
+import type { ParsedQuery, QueryTerm } from '../../core/query.js';
+import type { AgentId, Role, StepKind } from '../../core/types.js';
+import type { Candidate, CandidateSet, SearchFilters } from '../../ports/transcript-store.js';
+import type { PgStore } from './open.js';
+import {
+  containsPattern,
+  exactIdentQuery,
+  excludedQuery,
+  termQuery,
+  withoutExcluded,
+} from './transcript-fts.js';
+
+/** Matches ranked at most. */
+export const RANK_BUDGET = 2000;
+/** Summed document frequency of the rare terms sent to the index. */
+const RARE_BUDGET = RANK_BUDGET;
+/** Recent steps taken from each AND probe. */
+const PROBE_LIMIT = 60;
+/** Document frequencies are counted up to this; a term at the cap is "common". */
+const DF_CAP = 3000;
+
+/** bm25 column weights of the SQLite index (its migration 001), by step kind. */
+const KIND_WEIGHT_SQL = `CASE m.kind WHEN 'prompt' THEN 1.3 WHEN 'reasoning' THEN 0.5
+  WHEN 'tool_call' THEN 0.6 WHEN 'tool_result' THEN 0.2 ELSE 1.0 END`;
+/** ts_rank_cd weights for D, C (tool identifiers), B (identifiers), A (text). */
+const RANK_WEIGHTS = `'{0.05, 0.1, 0.7, 1.0}'`;
+
+type Row = Record<string, unknown>;
+type Probe = { t: QueryTerm; expr: string; df: number; like?: string };
+
+/** Appends a parameter and returns its placeholder. */
+type Param = (value: unknown) => string;
+
+function paramList(): { params: unknown[]; p: Param } {
+  const params: unknown[] = [];
+  return {
+    params,
+    p: (v) => {
+      params.push(v);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/** SQL conditions on `s` (steps) and `t` (threads) for the filters, as storage/sqlite/retrieval.ts. */
+export function filterWhere(f: SearchFilters, p: Param): string[] {
+  const where: string[] = [];
+  if (f.agents?.length) where.push(`t.agent = ANY(${p(f.agents)}::text[])`);
+  if (f.project) {
+    const dir = f.project.replace(/\/+$/, '') || '/';
+    // SQLite's LIKE ignores ASCII case; ILIKE is the nearest match.
+    where.push(
+      `(t.project = ${p(dir)} OR t.project ILIKE ${p(`${dir.replace(/[\\%_]/g, '\\$&')}${dir === '/' ? '' : '/'}%`)})`,
+    );
+  }
+  if (f.thread) where.push(`t.id = ${p(f.thread)}`);
+  if (f.roles?.length) where.push(`s.role = ANY(${p(f.roles)}::text[])`);
+  if (f.since) where.push(`s.ts >= ${p(f.since)}`);
+  if (f.until) where.push(`s.ts <= ${p(f.until)}`);
+  return where;
+}
+
+const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line, s.hash,
+  t.id AS thread_id, t.agent, t.project, t.title, t.source`;
+
+const toCandidate = (r: Row): Candidate => ({
+  rowid: r.rowid as number,
+  bm25: r.ranked ? (r.rank as number) : 0,
+  strict: false,
+  ranked: r.ranked as boolean,
+  threadId: r.thread_id as string,
+  agent: r.agent as AgentId,
+  project: (r.project as string | null) ?? null,
+  title: (r.title as string | null) ?? null,
+  source: r.source as string,
+  step: r.step as number,
+  role: r.role as Role,
+  kind: r.kind as StepKind,
+  timestamp: (r.ts as string | null) ?? null,
+  line: r.line as number,
+  hash: r.hash as number,
+});
+
+/** Inverse document frequency as FTS5's bm25 (and search/rank.ts) computes it. */
+function idf(df: number, total: number): number {
+  const n = Math.max(total, df + 1);
+  return Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
+}
+
+export interface PgRetriever {
+  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+}
+
+export function createPgRetriever(db: PgStore): PgRetriever {
+  const { pg } = db;
+  const stats = createTermStats(db);
+
+  /** Every term's probe: exact identifier form when it is found, else its full expression. */
+  function probes(query: ParsedQuery): { probes: Probe[]; total: number } {
+    const exact = query.terms.map((t) => (t.kind === 'ident' ? exactIdentQuery(t) || null : null));
+    const full = query.terms.map((t) => termQuery(t) || null);
+    const like = query.terms.map((t) =>
+      t.kind === 'ident' && db.capabilities.trigram ? containsPattern(t.text) : null,
+    );
+    const count = (e: string) =>
+      `(SELECT count(*)::int FROM (SELECT 1 FROM steps WHERE fts @@ ${e} LIMIT ${DF_CAP}) x)`;
+    const r = pg.one<{ total: number; counts: { e: number; f: number; g: number }[] }>(
+      `SELECT coalesce((SELECT max(id) FROM steps), 0) AS total,
+        coalesce((SELECT json_agg(json_build_object('e', z.e, 'f', z.f, 'g',
+          CASE WHEN z.e = 0 AND z.f = 0 AND z.pat IS NOT NULL
+            THEN (SELECT count(*)::int FROM (SELECT 1 FROM steps WHERE text ILIKE z.pat LIMIT ${DF_CAP}) y)
+            ELSE 0 END) ORDER BY z.i)
+        FROM (SELECT u.i, u.pat,
+                CASE WHEN u.ex IS NULL THEN 0 ELSE ${count('u.ex::tsquery')} END AS e,
+                CASE WHEN u.fu IS NULL THEN 0 ELSE ${count('u.fu::tsquery')} END AS f
+              FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(ex, fu, pat, i)
+              OFFSET 0) z), '[]') AS counts`,
+      [exact, full, like],
+    );
+    const total = r?.total ?? 0;
+    const counts = r?.counts ?? [];
+    const list = query.terms.map((t, i): Probe => {
+      const c = counts[i] ?? { e: 0, f: 0, g: 0 };
+      if (exact[i] && c.e > 0) return { t, expr: exact[i]!, df: c.e };
+      if (c.f > 0 || !like[i] || c.g === 0) {
+        const df = c.f >= DF_CAP && t.kind === 'word' ? Math.max(c.f, stats.df(full[i]!, total)) : c.f;
+        return { t, expr: full[i] ?? '', df };
+      }
+      return { t, expr: '', df: c.g, like: like[i]! };
+    });
+    return { probes: list, total };
+  }
+
+  /** The terms to OR: rare ones, rarest first, while their matches fit the budget. */
+  function rareTerms(byDf: Probe[]): Probe[] {
+    const picked: Probe[] = [];
+    let sum = 0;
+    for (const pr of byDf) {
+      if (pr.df >= DF_CAP || (picked.length > 0 && sum + pr.df > RARE_BUDGET)) break;
+      picked.push(pr);
+      sum += pr.df;
+    }
+    return picked;
+  }
+
+  return {
+    candidates(query, filters, limit) {
+      const { probes: all, total } = probes(query);
+      const dfs = all.map((x) => x.df);
+      const found = all.filter((x) => x.df > 0);
+      const words = found.filter((x) => x.expr).sort((a, b) => a.df - b.df);
+      const substrings = found.filter((x) => x.like);
+      const excluded = excludedQuery(query);
+      // Each statement numbers its own parameters (PostgreSQL refuses one it cannot type).
+      let { params, p } = paramList();
+      let where = filterWhere(filters, p);
+      const restart = () => {
+        ({ params, p } = paramList());
+        where = filterWhere(filters, p);
+      };
+      const from = `FROM steps s JOIN threads t ON t.tid = s.tid`;
+      const cond = (match: string) => [match, ...where].join(' AND ');
+      const branches: string[] = [];
+      const tsq = (expr: string) => `${p(withoutExcluded(expr, excluded))}::tsquery`;
+      const recent = (ord: number, match: string, n: number) =>
+        `(SELECT ${ord} AS ord, s.id, 0::float8 AS rank ${from} WHERE ${cond(match)} ORDER BY s.id DESC LIMIT ${n})`;
+
+      // 1. Rare words, ranked.
+      const rare = words.length > 0 ? rareTerms(words) : [];
+      if (rare.length > 0) {
+        const any = tsq(rare.map((x) => x.expr).join(' | '));
+        const weights = rare.map(
+          (x) => `CASE WHEN m.fts @@ ${p(x.expr)}::tsquery THEN ${idf(x.df, total).toFixed(6)} ELSE 0 END`,
+        );
+        branches.push(`(SELECT 0 AS ord, m.id,
+            (${KIND_WEIGHT_SQL}) * (${weights.join(' + ')}) + 0.1 * ts_rank_cd(${RANK_WEIGHTS}, m.fts, ${any}, 32) AS rank
+          FROM (SELECT s.id, s.kind, s.fts ${from} WHERE ${cond(`s.fts @@ ${any}`)} ORDER BY s.id DESC LIMIT ${RANK_BUDGET}) m
+          ORDER BY rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
+      }
+      // 2. Steps with every word, and (for longer queries) with all but the commonest and with
+      //    the two rarest: the answer to a question usually shares several of its words.
+      if (words.length > 1) {
+        const and = (ord: number, ps: Probe[]) =>
+          branches.push(recent(ord, `s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`, PROBE_LIMIT));
+        and(1, words);
+        if (words.length > 2) {
+          and(2, words.slice(0, -1));
+          and(3, words.slice(0, 2));
+        }
+      }
+      // An identifier found only as a substring: the most recent steps containing it.
+      substrings.forEach((x, i) => {
+        const not = excluded ? ` AND NOT s.fts @@ ${p(excluded)}::tsquery` : '';
+        branches.push(recent(4 + i, `s.text ILIKE ${p(x.like)}${not}`, PROBE_LIMIT));
+      });
+
+      const run = (list: string[]): Candidate[] => {
+        if (list.length === 0) return [];
+        const rows = pg.query<Row>(
+          `SELECT ${CANDIDATE_COLS}, c.rank, c.ord = 0 AS ranked, c.ord
+           FROM (${list.join(' UNION ALL ')}) c JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid
+           ORDER BY c.ord, c.rank DESC, s.id DESC`,
+          params,
+        );
+        const seen = new Set<number>();
+        const out: Candidate[] = [];
+        for (const r of rows) {
+          const c = toCandidate(r);
+          if (seen.has(c.rowid)) continue;
+          seen.add(c.rowid);
+          out.push(c);
+        }
+        return out;
+      };
+      let candidates = run(branches);
+      // 3. Nothing yet: the most recent steps with any of the words.
+      if (candidates.length === 0 && words.length > 0) {
+        restart();
+        const any = `s.fts @@ ${tsq(words.map((x) => x.expr).join(' | '))}`;
+        candidates = run([recent(5, any, Math.max(0, Math.floor(limit)))]);
+      }
+      const inIndexRank = query.terms.map((t) => rare.some((x) => x.t === t));
+      return { candidates, dfs, total, inIndexRank };
+    },
+  };
+}
+
+/**
+ * Exact document frequencies of common words, cached in memory and in `term_df` and refreshed
+ * once the index has grown by a quarter (a count over a GIN posting list of a very common word
+ * costs tens of milliseconds on a large index; words repeat across queries).
+ */
+function createTermStats(db: PgStore): { df(expr: string, total: number): number } {
+  const memory = new Map<string, { df: number; total: number }>();
+  const fresh = (e: { total: number } | undefined, total: number) => !!e && total <= e.total * 1.25 + 100;
+  return {
+    df(expr, total) {
+      const cached = memory.get(expr);
+      if (fresh(cached, total)) return cached!.df;
+      const stored = db.pg.one<{ df: number; total: number; n: number }>(
+        `SELECT t.df, t.total FROM term_df t WHERE t.term = $1`,
+        [expr],
+      );
+      if (fresh(stored, total)) {
+        memory.set(expr, stored!);
+        return stored!.df;
+      }
+      const df =
+        db.pg.one<{ n: number }>('SELECT count(*)::int AS n FROM steps WHERE fts @@ $1::tsquery', [expr])
+          ?.n ?? 0;
+      memory.set(expr, { df, total });
+      // Inside a caller's transaction a failed write would abort it: keep the figure in memory only.
+      if (!db.pg.inTransaction) {
+        try {
+          db.pg.run(
+            `INSERT INTO term_df (term, df, total) VALUES ($1, $2, $3)
+             ON CONFLICT (term) DO UPDATE SET df = excluded.df, total = excluded.total`,
+            [expr, df, total],
+          );
+        } catch {
+          // a read-only role just doesn't keep the figure
+        }
+      }
+      return df;
+    },
+  };
+}

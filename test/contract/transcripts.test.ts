@@ -1,0 +1,597 @@
+/**
+ * The transcript store on every backend: the bundled sample sessions indexed through the engine
+ * answer the recall questions, incremental indexing follows growth, rewrites and deletions, the
+ * writer's answers and edge cases (unicode, LIKE metacharacters, query syntax, NUL, long text,
+ * another connection's writes), the CLI — and one scripted sequence plus the whole sample index
+ * whose outputs must be identical on SQLite and PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, type TestContext, test } from 'node:test';
+import type { Engine } from '../../src/app/engine.js';
+import { parseQuery } from '../../src/core/query.js';
+import type { Step, ThreadMeta } from '../../src/core/types.js';
+import { DEFAULT_POLICY, prepareStep } from '../../src/ingest/prepare-step.js';
+import type { BackendKind } from '../../src/ports/stores.js';
+import type { SearchFilters, TranscriptStore } from '../../src/ports/transcript-store.js';
+import type { FilterInput } from '../../src/services/transcripts.js';
+import { openPg } from '../../src/storage/postgres/open.js';
+import { openPostgresStores } from '../../src/storage/postgres/stores.js';
+import { createPgTranscriptStore } from '../../src/storage/postgres/transcript-store.js';
+import { openSqliteStores } from '../../src/storage/sqlite/stores.js';
+import { BACKENDS, backendHome, freshSchema, openTestStores, POSTGRES } from '../support/backends.js';
+import { hippo } from '../support/cli.js';
+import { claudeLine, claudePath, type TempHome } from '../support/home.js';
+
+const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'home');
+
+// ---------------------------------------------------------------------------------------------
+// The bundled sample sessions, indexed once per backend.
+
+const samples = new Map<BackendKind, { engine: Engine; home: TempHome; indexMs: number }>();
+before(() => {
+  for (const b of BACKENDS) {
+    if (b.skip) continue;
+    const home = backendHome(b.name, { HOME: EXAMPLES });
+    const engine = home.engine();
+    const started = performance.now();
+    const summary = engine.transcripts.index();
+    const indexMs = performance.now() - started;
+    assert.equal(summary.issues, 0);
+    samples.set(b.name, { engine, home, indexMs });
+  }
+});
+after(() => {
+  for (const { engine, home } of samples.values()) {
+    engine.close();
+    home.cleanup();
+  }
+});
+
+const sample = (kind: BackendKind) => samples.get(kind)!.engine;
+const lineAt = (path: string, line: number) => readFileSync(path, 'utf8').split('\n')[line - 1] ?? '';
+
+const RECALL: { q: string; agent: string; line: RegExp }[] = [
+  {
+    q: 'why did we drop the redis cache?',
+    agent: 'claude-code',
+    line: /drop.{0,40}Redis|Redis.{0,80}(stale|invalidation)/i,
+  },
+  {
+    q: 'what caused the ERR_SOCKET_TIMEOUT in the stripe webhook',
+    agent: 'claude-code',
+    line: /ERR_SOCKET_TIMEOUT|socket/i,
+  },
+  { q: 'why did we move the tests from jest to node:test', agent: 'codex', line: /node:test/ },
+  { q: 'how did we fix the flaky order_total_rounding test', agent: 'codex', line: /order_total_rounding/ },
+  {
+    q: 'why postgres full text search instead of elasticsearch',
+    agent: 'antigravity',
+    line: /Elasticsearch/,
+  },
+  { q: 'checkout CORS preflight failure', agent: 'antigravity', line: /cors/i },
+  { q: 'knex or plain sql files for migrations', agent: 'gemini-cli', line: /plain SQL/i },
+];
+
+for (const b of BACKENDS) {
+  test(`the recall questions find their answering step and line in the top 3 (${b.name})`, {
+    skip: b.skip,
+  }, () => {
+    for (const c of RECALL) {
+      const r = sample(b.name).transcripts.search(c.q, { limit: 3 });
+      const hit = r.hits.find(
+        (h) => h.agent === c.agent && c.line.test(lineAt(h.source.path, h.source.line)),
+      );
+      assert.ok(hit, `${c.q}: ${JSON.stringify(r.hits.map((h) => [h.agent, h.source.line, h.snippet]))}`);
+      assert.ok(hit.source.path.startsWith(EXAMPLES));
+      assert.match(hit.snippet, /«[^»]+»/, 'the snippet marks the matched words');
+    }
+    const common = sample(b.name).transcripts.search('what did we decide about the tests and why', {
+      limit: 5,
+    });
+    assert.ok(common.hits.length > 0, 'a question of common words still answers');
+  });
+}
+
+/** Searches whose every match fits the limit: the hit sets must be the same on both backends. */
+const AGREEING_SEARCHES: { q: string; filters?: FilterInput }[] = [
+  { q: 'redis' },
+  { q: 'redis cache invalidation' },
+  { q: 'ERR_SOCKET_TIMEOUT' },
+  { q: 'socket_timeout' },
+  { q: 'webhook.ts' },
+  { q: '"plain sql"' },
+  { q: 'migrat*' },
+  { q: 'tests -jest' },
+  { q: 'elasticsearch OR postgres' },
+  { q: 'tests', filters: { agent: 'codex' } },
+  { q: 'tests', filters: { role: 'user' } },
+  { q: 'cache', filters: { project: '/home/dev' } },
+  { q: 'cache', filters: { since: '2025-11-01', until: '2026-12-31' } },
+  { q: 'zzqx nothing matches this' },
+  { q: `it's "unbalanced ' & | ! :* <-> \\ ( )` },
+];
+
+test('the sample index agrees between backends: hits, threads, show, windows, filters, stats', {
+  skip: POSTGRES.skip,
+}, () => {
+  const [lite, pg] = [sample('sqlite'), sample('postgres')];
+  for (const { q, filters = {} } of AGREEING_SEARCHES) {
+    const hits = (e: Engine) =>
+      e.transcripts
+        .search(q, { limit: 100, ...filters })
+        .hits.map((h) => `${h.thread}#${h.step}@${h.source.line}`)
+        .sort();
+    assert.deepEqual(hits(pg), hits(lite), `search ${q} ${JSON.stringify(filters)}`);
+  }
+  for (const c of RECALL) {
+    const top = (e: Engine) =>
+      e.transcripts.search(c.q, { limit: 3 }).hits.map((h) => `${h.thread}#${h.step}`);
+    const answer = (e: Engine) =>
+      e.transcripts
+        .search(c.q, { limit: 3 })
+        .hits.filter((h) => h.agent === c.agent && c.line.test(lineAt(h.source.path, h.source.line)))
+        .map((h) => `${h.thread}#${h.step}`);
+    assert.ok(
+      answer(pg).some((a) => answer(lite).includes(a)),
+      `${c.q}: ${top(lite)} vs ${top(pg)}`,
+    );
+  }
+  const threads = lite.transcripts.threads({ limit: 100 });
+  assert.ok(threads.length >= 9);
+  assert.deepEqual(pg.transcripts.threads({ limit: 100 }), threads);
+  for (const f of [
+    { agent: 'codex' },
+    { project: '/home/dev/acme-shop' },
+    { since: '2026-01-01' },
+    { until: '2025-12-31' },
+  ])
+    assert.deepEqual(
+      pg.transcripts.threads({ ...f, limit: 100 }),
+      lite.transcripts.threads({ ...f, limit: 100 }),
+    );
+  assert.deepEqual(pg.transcripts.threads({ limit: 3, offset: 2 }), threads.slice(2, 5));
+  for (const t of threads) {
+    assert.deepEqual(pg.transcripts.show({ thread: t.id }), lite.transcripts.show({ thread: t.id }));
+    assert.deepEqual(
+      pg.transcripts.show({ thread: t.id, step: 2, window: 2 }),
+      lite.transcripts.show({ thread: t.id, step: 2, window: 2 }),
+    );
+    assert.deepEqual(
+      pg.transcripts.show({ thread: t.id, from: 1, limit: 2, maxChars: 50 }),
+      lite.transcripts.show({ thread: t.id, from: 1, limit: 2, maxChars: 50 }),
+    );
+  }
+  const stats = (e: Engine) => {
+    const { dbBytes, path, backend, ...rest } = e.stores.transcripts.stats();
+    assert.ok(dbBytes > 0);
+    return rest;
+  };
+  assert.deepEqual(stats(pg), stats(lite));
+  assert.deepEqual(pg.stores.transcripts.integrityCheck(), []);
+  assert.equal(pg.stores.transcripts.stats().backend, 'postgres');
+  const ms = (k: BackendKind) => Math.round(samples.get(k)!.indexMs);
+  console.log(`# indexing the samples: sqlite ${ms('sqlite')} ms, postgres ${ms('postgres')} ms`);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The writer, scripted, on both backends.
+
+const thread = (id: string, extra: Partial<ThreadMeta> = {}): ThreadMeta => ({
+  id: `claude-code:${id}`,
+  agent: 'claude-code',
+  sessionId: id,
+  source: `/t/${id}.jsonl`,
+  ...extra,
+});
+
+function step(n: number, text: string, extra: Partial<Step> = {}) {
+  const s: Step = {
+    step: n,
+    role: n % 2 === 0 ? 'user' : 'assistant',
+    kind: n % 2 === 0 ? 'prompt' : 'response',
+    text,
+    timestamp: `2026-03-0${1 + (n % 9)}T10:00:00.000Z`,
+    source: { path: '/ignored', line: n + 1 },
+    ...extra,
+  };
+  return prepareStep(s, DEFAULT_POLICY)!;
+}
+
+function freshStore(t: TestContext, kind: BackendKind): TranscriptStore {
+  const s = openTestStores(kind);
+  t.after(s.cleanup);
+  return s.stores.transcripts;
+}
+
+const hitsOf = (store: TranscriptStore, q: string, filters: SearchFilters = {}) =>
+  store
+    .candidates(parseQuery(q), filters, 50)
+    .candidates.map((c) => `${c.threadId}#${c.step}`)
+    .sort();
+
+/** One scripted sequence; everything it returns must be equal across backends. */
+function script(store: TranscriptStore) {
+  const out: Record<string, unknown> = {};
+  out.empty = {
+    threads: store.listThreads({}, 10, 0),
+    steps: store.getSteps('claude-code:none', 0, 10, 10),
+    window: store.stepWindow('claude-code:none', 0, 2, 2),
+    search: store.candidates(parseQuery('anything'), {}, 10),
+    cursors: store.listCursors(),
+    issues: store.listIssues(10),
+  };
+  out.first = store.write((w) => {
+    w.upsertThread(
+      thread('a', { project: '/home/dev/a_b%c', title: 'Café déjà vu', startedAt: '2026-03-02T00:00:00Z' }),
+    );
+    const r = [
+      w.upsertStep('claude-code:a', step(0, 'Why is the café menu résumé crashing in parseTranscriptLine?')),
+      w.upsertStep(
+        'claude-code:a',
+        step(1, 'Because src/payments/webhook.ts throws ERR_SOCKET_TIMEOUT on retry.'),
+        true,
+      ),
+      w.upsertStep('claude-code:a', step(2, 'naïve 日本語のテキスト and emoji 🦛 hippo')),
+      w.upsertStep('claude-code:a', step(3, `long ${'word '.repeat(1500)}needle at the end`)),
+    ];
+    // Same content again in the same transaction: unchanged; changed content: updated.
+    r.push(
+      w.upsertStep(
+        'claude-code:a',
+        step(1, 'Because src/payments/webhook.ts throws ERR_SOCKET_TIMEOUT on retry.'),
+      ),
+    );
+    r.push(w.upsertStep('claude-code:a', step(2, 'naïve 日本語のテキスト and emoji 🦛 hippo, edited')));
+    w.refreshThreadCounts('claude-code:a');
+    w.upsertThread(thread('b', { project: '/home/dev/a_bxc', updatedAt: '2026-03-09T00:00:00Z' }));
+    r.push(w.upsertStep('claude-code:b', step(0, 'plain prompt about the 100% discount_rate')));
+    w.refreshThreadCounts('claude-code:b');
+    w.saveCursor({
+      path: '/t/a.jsonl',
+      agent: 'claude-code',
+      threadId: 'claude-code:a',
+      size: 10,
+      mtimeMs: 1.5,
+      inode: 7,
+      offset: 10,
+      lineNo: 4,
+      headHash: 'h',
+      state: '{"x":1}',
+    });
+    w.addIssues('/t/a.jsonl', [{ path: '', line: 3, message: 'broken line' }]);
+    return r;
+  });
+  out.readback = {
+    thread: store.getThread('claude-code:a'),
+    steps: store
+      .getSteps('claude-code:a', 0, Number.MAX_SAFE_INTEGER, 100)
+      .map((s) => ({ ...s, text: s.text.slice(0, 80) })),
+    window: store.stepWindow('claude-code:a', 2, 1, 1).map((s) => s.step),
+    windowEdge: store.stepWindow('claude-code:a', 0, 5, 0).map((s) => s.step),
+    negativeLimit: store.getSteps('claude-code:a', 1, 2, -1).map((s) => s.step),
+    cursors: store.listCursors(),
+    state: store.cursorState('/t/a.jsonl'),
+    source: [store.threadSource('claude-code:a'), store.threadSource('claude-code:zzz')],
+  };
+  out.searches = {
+    diacritics: hitsOf(store, 'cafe resume'),
+    accented: hitsOf(store, 'café'),
+    cjk: hitsOf(store, '日本語のテキスト'),
+    ident: hitsOf(store, 'webhook.ts'),
+    camel: hitsOf(store, 'parseTranscriptLine'),
+    camelParts: hitsOf(store, 'transcript line'),
+    snake: hitsOf(store, 'ERR_SOCKET_TIMEOUT'),
+    stemmed: hitsOf(store, 'crashes'),
+    prefix: hitsOf(store, 'crash*'),
+    phrase: hitsOf(store, '"payments webhook"'),
+    excluded: hitsOf(store, 'hippo -emoji'),
+    longTail: hitsOf(store, 'needle'),
+    syntax: hitsOf(store, `'&|!():*<-> \\"`),
+    percent: hitsOf(store, '100%'),
+    underscore: hitsOf(store, 'discount_rate'),
+    role: hitsOf(store, 'webhook OR café', { roles: ['assistant'] }),
+    project: hitsOf(store, 'café OR discount', { project: '/home/dev/a_b%c' }),
+    projectBelow: hitsOf(store, 'café OR discount', { project: '/home/dev/' }),
+    thread: hitsOf(store, 'café OR discount', { thread: 'claude-code:b' }),
+    since: hitsOf(store, 'café OR webhook OR hippo', { since: '2026-03-02T00:00:00.000Z' }),
+    until: hitsOf(store, 'café OR webhook OR hippo', { until: '2026-03-02T10:00:00.000Z' }),
+    dfs: store.candidates(parseQuery('café webhook.ts zzz'), {}, 10).dfs,
+  };
+  out.listed = {
+    all: store.listThreads({}, 10, 0).map((t) => t.id),
+    metachar: store.listThreads({ project: '/home/dev/a_b%c' }, 10, 0).map((t) => t.id),
+    paged: store.listThreads({}, 1, 1).map((t) => t.id),
+    since: store.listThreads({ since: '2026-03-05' }, 10, 0).map((t) => t.id),
+  };
+  out.second = store.write((w) => {
+    const r = [
+      w.upsertStep(
+        'claude-code:a',
+        step(0, 'Why is the café menu résumé crashing in parseTranscriptLine?', {
+          source: { path: '', line: 9 },
+        }),
+      ),
+      w.upsertStep('claude-code:a', step(4, 'appended later')),
+    ];
+    w.truncateSteps('claude-code:a', 3);
+    r.push(w.upsertStep('claude-code:a', step(3, 'rewritten after the truncation')));
+    w.retainSteps('claude-code:b', new Set());
+    w.refreshThreadCounts('claude-code:a');
+    w.refreshThreadCounts('claude-code:b');
+    w.addIssues(
+      '/t/a.jsonl',
+      Array.from({ length: 150 }, (_, i) => ({ path: '/t/a.jsonl', line: i, message: `issue ${i}` })),
+    );
+    return r;
+  });
+  out.afterSecond = {
+    steps: store
+      .getSteps('claude-code:a', 0, 100, 100)
+      .map((s) => [s.step, s.text.slice(0, 30), s.source.line]),
+    counts: store.listThreads({}, 10, 0).map((t) => [t.id, t.stepCount]),
+    issues: store.stats().issues,
+    needle: hitsOf(store, 'needle'),
+  };
+  store.write((w) => w.forgetFile('/t/a.jsonl'));
+  const { dbBytes, path, backend, ...stats } = store.stats();
+  out.forgotten = {
+    thread: store.getThread('claude-code:a'),
+    cursors: store.listCursors(),
+    stats,
+    search: hitsOf(store, 'café'),
+  };
+  assert.throws(() =>
+    store.write((w) => {
+      w.upsertThread(thread('c'));
+      w.upsertStep('claude-code:c', step(0, 'rolled back'));
+      throw new Error('boom');
+    }),
+  );
+  out.rolledBack = { thread: store.getThread('claude-code:c'), search: hitsOf(store, 'rolled') };
+  return out;
+}
+
+for (const b of BACKENDS) {
+  test(`the writer's answers, filters and query edge cases (${b.name})`, { skip: b.skip }, (t) => {
+    const r = script(freshStore(t, b.name)) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(r.first, [
+      'inserted',
+      'inserted',
+      'inserted',
+      'inserted',
+      'unchanged',
+      'updated',
+      'inserted',
+    ]);
+    assert.deepEqual(r.second, ['unchanged', 'inserted', 'inserted']);
+    const s = r.searches;
+    assert.deepEqual(s.diacritics, ['claude-code:a#0']);
+    assert.deepEqual(s.accented, ['claude-code:a#0']);
+    assert.deepEqual(s.cjk, ['claude-code:a#2']);
+    assert.deepEqual(s.ident, ['claude-code:a#1']);
+    assert.deepEqual(s.camel, ['claude-code:a#0']);
+    assert.deepEqual(s.snake, ['claude-code:a#1']);
+    assert.deepEqual(s.stemmed, ['claude-code:a#0']);
+    assert.deepEqual(s.prefix, ['claude-code:a#0']);
+    assert.deepEqual(s.phrase, ['claude-code:a#1']);
+    assert.deepEqual(s.excluded, []);
+    assert.deepEqual(s.longTail, ['claude-code:a#3']);
+    assert.deepEqual(s.syntax, []);
+    assert.deepEqual(s.underscore, ['claude-code:b#0']);
+    assert.deepEqual(s.project, ['claude-code:a#0'], 'LIKE metacharacters in a project are literal');
+    assert.deepEqual(s.projectBelow, ['claude-code:a#0', 'claude-code:b#0']);
+    assert.deepEqual(s.thread, ['claude-code:b#0']);
+    assert.deepEqual(r.listed.metachar, ['claude-code:a']);
+    assert.deepEqual(r.readback.window, [1, 2, 3]);
+    assert.deepEqual(r.readback.windowEdge, [0]);
+    assert.deepEqual(r.afterSecond.counts, [
+      ['claude-code:b', 0],
+      ['claude-code:a', 4],
+    ]);
+    assert.equal(r.afterSecond.issues, 100, 'issues are capped per file');
+    assert.deepEqual(r.afterSecond.needle, []);
+    assert.equal(r.forgotten.thread, undefined);
+    assert.deepEqual(r.forgotten.search, []);
+    assert.deepEqual(r.rolledBack, { thread: undefined, search: [] });
+  });
+}
+
+test('the scripted writer sequence gives identical results on SQLite and PostgreSQL', {
+  skip: POSTGRES.skip,
+}, (t) => {
+  assert.deepEqual(script(freshStore(t, 'postgres')), script(freshStore(t, 'sqlite')));
+});
+
+for (const b of BACKENDS) {
+  test(`externalChanges moves for another connection's writes, not for its own (${b.name})`, {
+    skip: b.skip,
+  }, (t) => {
+    const s = openTestStores(b.name);
+    t.after(s.cleanup);
+    const mine = s.stores.transcripts;
+    const other = b.name === 'postgres' ? openPostgresStores(s.url!) : openSqliteStores(mine.path);
+    t.after(() => other.close());
+    const v0 = mine.externalChanges();
+    mine.write((w) => w.upsertThread(thread('x')));
+    assert.equal(mine.externalChanges(), v0, 'its own write');
+    const o0 = other.transcripts.externalChanges();
+    assert.equal(other.transcripts.getThread('claude-code:x')?.id, 'claude-code:x');
+    other.transcripts.write((w) => {
+      w.upsertThread(thread('y'));
+      w.upsertStep('claude-code:y', step(0, 'written by another connection'));
+      w.refreshThreadCounts('claude-code:y');
+    });
+    assert.equal(other.transcripts.externalChanges(), o0);
+    assert.notEqual(mine.externalChanges(), v0, "another connection's write");
+    assert.deepEqual(hitsOf(mine, 'another connection'), ['claude-code:y#0']);
+  });
+}
+
+test('NUL characters are stored as U+FFFD on PostgreSQL and stay searchable', {
+  skip: POSTGRES.skip,
+}, (t) => {
+  const store = freshStore(t, 'postgres');
+  store.write((w) => {
+    w.upsertThread(thread('nul', { title: 'nul\0title' }));
+    w.upsertStep('claude-code:nul', step(0, 'binary\0output with marker'));
+  });
+  assert.equal(store.getSteps('claude-code:nul', 0, 0, 1)[0]?.text, 'binary\uFFFDoutput with marker');
+  assert.deepEqual(hitsOf(store, 'marker'), ['claude-code:nul#0']);
+});
+
+test('indexing a thread of 1,000 steps is a handful of round trips, not one per step', {
+  skip: POSTGRES.skip,
+}, (t) => {
+  const schema = freshSchema();
+  const db = openPg(schema.url);
+  t.after(() => {
+    db.pg.close();
+    schema.drop();
+  });
+  let calls = 0;
+  for (const m of ['query', 'one', 'run', 'exec'] as const) {
+    const f = db.pg[m] as (...a: unknown[]) => unknown;
+    (db.pg as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
+      calls++;
+      return f(...a);
+    };
+  }
+  const store = createPgTranscriptStore(db);
+  calls = 0;
+  const steps = Array.from({ length: 1000 }, (_, i) =>
+    step(i, `step ${i} about topic${i % 37} and the order_total_rounding test`),
+  );
+  const started = performance.now();
+  const answers = store.write((w) => {
+    w.upsertThread(thread('big'));
+    const r = steps.map((s) => w.upsertStep('claude-code:big', s, true));
+    w.refreshThreadCounts('claude-code:big');
+    return r;
+  });
+  const ms = performance.now() - started;
+  assert.ok(calls <= 3, `${calls} statements for 1,000 steps`);
+  assert.ok(answers.every((a) => a === 'inserted'));
+  assert.equal(store.getThread('claude-code:big')?.stepCount, 1000);
+  // Re-applying the same steps (a re-read file) answers 'unchanged' after one read of the thread.
+  calls = 0;
+  const again = store.write((w) => steps.map((s) => w.upsertStep('claude-code:big', s)));
+  assert.ok(again.every((a) => a === 'unchanged'));
+  assert.ok(calls <= 3, `${calls} statements to re-apply 1,000 unchanged steps`);
+  assert.ok(ms < 5000, `${ms} ms`);
+  assert.equal(hitsOf(store, 'topic5').length, 27);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Incremental indexing through the engine (ported from test/ingest.test.ts).
+
+const S1 = '11111111-2222-4333-8444-555555555555';
+const S2 = '66666666-7777-4888-9999-000000000000';
+
+for (const b of BACKENDS) {
+  test(`growth, half-written lines, rewrites and deletions are followed (${b.name})`, {
+    skip: b.skip,
+  }, (t) => {
+    const h = backendHome(b.name);
+    t.after(h.cleanup);
+    const path = h.write(
+      claudePath(S1),
+      `${[
+        claudeLine(S1, 'user', 'Why are product prices stale after a promotion ends?'),
+        claudeLine(S1, 'assistant', 'The Redis cache keeps the old price until the TTL expires.'),
+      ].join('\n')}\n`,
+    );
+    h.write(claudePath(S2), `${claudeLine(S2, 'user', 'Set up the CORS preflight for checkout')}\n`);
+    const engine = h.engine();
+    t.after(() => engine.close());
+    const first = engine.transcripts.index();
+    assert.deepEqual([first.files.new, first.steps.written], [2, 3]);
+    const second = engine.transcripts.index();
+    assert.deepEqual([second.files.unchanged, second.steps.written], [2, 0]);
+
+    const full = claudeLine(
+      S1,
+      'assistant',
+      'Done: removed ioredis and added lru-cache with a 60 second TTL.',
+    );
+    appendFileSync(path, full.slice(0, 60));
+    engine.transcripts.index();
+    assert.equal(engine.transcripts.show({ thread: `claude-code:${S1}` }).steps.length, 2);
+    appendFileSync(path, `${full.slice(60)}\n`);
+    assert.equal(engine.transcripts.index().steps.written, 1);
+    const shown = engine.transcripts.show({ thread: `claude-code:${S1}` });
+    assert.deepEqual(
+      shown.steps.map((s) => s.source.line),
+      [1, 2, 3],
+    );
+    assert.equal(shown.thread.stepCount, 3);
+    const hit = engine.transcripts.search('lru-cache ttl').hits[0];
+    assert.deepEqual([hit?.step, hit?.source.line], [2, 3]);
+
+    writeFileSync(path, `${claudeLine(S1, 'user', 'Move money to integer cents')}\n`);
+    assert.equal(engine.transcripts.index().files.updated, 1);
+    assert.equal(engine.transcripts.search('lru-cache').hits.length, 0);
+    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    truncateSync(path, 0);
+    engine.transcripts.index();
+    assert.equal(engine.transcripts.search('integer cents').hits.length, 0);
+
+    rmSync(join(h.home, claudePath(S2)));
+    assert.equal(engine.transcripts.index().files.removed, 1);
+    assert.equal(engine.transcripts.search('CORS preflight').hits.length, 0);
+    assert.throws(() => engine.transcripts.show({ thread: `claude-code:${S2}` }), /No thread/);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The CLI (runs dist/: `npm run build` first).
+
+for (const b of BACKENDS) {
+  test(`hippo index, search, show, threads and stats (${b.name})`, { skip: b.skip }, (t) => {
+    const h = backendHome(b.name);
+    t.after(h.cleanup);
+    h.write(
+      claudePath(S1),
+      `${[
+        claudeLine(S1, 'user', 'Why are prices stale after a promotion ends?', '2026-11-02T09:00:00.000Z'),
+        claudeLine(
+          S1,
+          'assistant',
+          'We decided to drop the Redis cache: invalidation kept serving stale prices.',
+          '2026-11-02T09:01:00.000Z',
+        ),
+        claudeLine(
+          S1,
+          'user',
+          'ok, also check src/payments/webhook.ts for ERR_SOCKET_TIMEOUT',
+          '2026-11-20T10:00:00.000Z',
+        ),
+      ].join('\n')}\n`,
+    );
+    const index = hippo(['index', '--json'], h.env);
+    assert.equal(index.status, 0, index.stderr);
+    assert.deepEqual([index.json().files.new, index.json().steps.written], [1, 3]);
+    const search = hippo(['search', 'why did we drop the redis cache?', '--json'], h.env);
+    assert.equal(search.status, 0, search.stderr);
+    const hit = search.json().hits[0];
+    assert.deepEqual([hit.thread, hit.step, hit.source.line], [`claude-code:${S1}`, 1, 2]);
+    assert.match(hit.snippet, /«Redis» «cache»/);
+    assert.equal(hippo(['search', 'ERR_SOCKET_TIMEOUT', '--json'], h.env).json().hits[0]?.step, 2);
+    const win = hippo(['show', `claude-code:${S1}`, '--step', '1', '--window', '1', '--json'], h.env).json();
+    assert.deepEqual(
+      win.steps.map((s: { step: number }) => s.step),
+      [0, 1, 2],
+    );
+    const threads = hippo(['threads', '--json'], h.env).json().threads;
+    assert.deepEqual(
+      threads.map((x: { id: string; stepCount: number }) => [x.id, x.stepCount]),
+      [[`claude-code:${S1}`, 3]],
+    );
+    const stats = hippo(['stats', '--json'], h.env);
+    assert.equal(stats.status, 0, stats.stderr);
+    assert.equal(stats.json().perAgent['claude-code'].steps, 3);
+    const doctor = hippo(['doctor', '--json'], h.env);
+    assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
+  });
+}
