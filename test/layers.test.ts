@@ -32,11 +32,12 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
 function allowed(from: string, to: string): boolean {
   if (from === to) return true;
   if (ALLOWED[from]) return ALLOWED[from](to);
-  if (from.startsWith('storage/')) return ['core', 'ports'].includes(to);
+  // Backends never import each other; they may use the shared helpers at the storage/ root.
+  if (from.startsWith('storage/')) return ['core', 'ports', 'storage'].includes(to);
   // Adapters never import each other; they may use the shared helpers at the sources/ root.
   if (from.startsWith('sources/')) return ['core', 'ports', 'sources'].includes(to);
   if (from === 'sources') return to === 'core' || to === 'ports' || to.startsWith('sources/');
-  if (from === 'storage') return ['core', 'ports'].includes(to) || to.startsWith('storage/');
+  if (from === 'storage') return ['core', 'ports'].includes(to);
   // The CLI's `hippo mcp` and `hippo serve` start the MCP and HTTP servers, and the HTTP server
   // mounts the MCP server at /mcp; no other interface reaches into another.
   if (from === 'interfaces/cli' && (to === 'interfaces/mcp' || to === 'interfaces/http')) return true;

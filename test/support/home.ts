@@ -4,6 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../../src/app/config.js';
 import { createEngine, type Engine } from '../../src/app/engine.js';
+import { freshSchema } from './pg.js';
+
+/**
+ * HIPPO_TEST_BACKEND=postgres puts every temporary home's store in a fresh PostgreSQL schema, so
+ * a whole suite re-runs on the team backend (test/postgres/*.test.ts set it, then import a suite).
+ */
+export const TEST_BACKEND = process.env.HIPPO_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TempHome {
   /** The fake $HOME agents write under. */
@@ -21,7 +28,14 @@ export function tempHome(extraEnv: Record<string, string> = {}): TempHome {
   const home = join(root, 'home');
   const hippoHome = join(root, 'hippo');
   mkdirSync(home, { recursive: true });
-  const env = { HOME: home, HIPPO_HOME: hippoHome, PATH: process.env.PATH ?? '', ...extraEnv };
+  const pg = TEST_BACKEND === 'postgres' && !('HIPPO_DATABASE_URL' in extraEnv) ? freshSchema() : undefined;
+  const env: Record<string, string> = {
+    HOME: home,
+    HIPPO_HOME: hippoHome,
+    PATH: process.env.PATH ?? '',
+    ...(pg ? { HIPPO_DATABASE_URL: pg.url } : {}),
+    ...extraEnv,
+  };
   return {
     home,
     hippoHome,
@@ -33,7 +47,10 @@ export function tempHome(extraEnv: Record<string, string> = {}): TempHome {
       writeFileSync(p, text);
       return p;
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: () => {
+      rmSync(root, { recursive: true, force: true });
+      pg?.drop();
+    },
   };
 }
 

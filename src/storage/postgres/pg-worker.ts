@@ -46,7 +46,7 @@ async function connection() {
     connectionString: init.url,
     connectionTimeoutMillis: init.connectTimeoutMs,
     statement_timeout: init.statementTimeoutMs,
-    application_name: 'hippo',
+    application_name: new URL(init.url).searchParams.get('application_name') || 'hippo',
     options: '-c search_path=' + init.searchPath.replace(/ /g, ''),
   });
   c.on('error', () => { broken = true; });
