@@ -1,0 +1,251 @@
+/**
+ * The context bundle on every backend: the store's bounded picks (recent and important, per
+ * scope, a subdirectory counted as the project, a lookalike path not), and the bundle built over
+ * them — never over budget, every candidate kept or listed as left out, reasons — with the same
+ * bundle on every backend for the same script.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { estimateTokens } from '../../src/core/token-budget.js';
+import type { ContextBundleDeps } from '../../src/services/context-bundle.js';
+import { BACKENDS } from '../support/backends.js';
+import { type BackendMemoryLab, memoryLabOn } from '../support/memory-lab.js';
+
+const SHOP = '/home/dev/acme-shop';
+const BLOG = '/home/dev/blog';
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const WORDS =
+  'cache retry invoice ledger queue shard token lambda cursor schema webhook payload batch index'.split(' ');
+const sentence = (r: () => number, n: number) =>
+  Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
+
+/** Rules of every size (some longer than small budgets) and skills, supplied to the bundle. */
+function extras(): Partial<Pick<ContextBundleDeps, 'rules' | 'skills'>> {
+  const r = rng(42);
+  const rules = Array.from({ length: 10 }, (_, i) => {
+    const body = `Rule ${i}: ${sentence(r, 5 + Math.floor(r() ** 2 * 600))}.`;
+    return { id: `rule-${i}`, title: body.slice(0, 40), body, reason: 'global', priority: i % 3 };
+  });
+  const skills = Array.from({ length: 6 }, (_, i) => ({
+    name: `skill-${i}`,
+    description: `Use when ${sentence(r, 6 + i * 3)}`,
+    badge: 'Draft',
+  }));
+  return { rules: { resolve: () => ({ rules }) as never }, skills: { index: () => skills as never } };
+}
+
+/** Memories in the shop, its subdirectories, the blog, a lookalike path and none, over time. */
+function fill(lab: BackendMemoryLab, n = 60): void {
+  const r = rng(7);
+  lab.bulk(() => {
+    for (let i = 0; i < n; i++) {
+      lab.clock.now += 3_600_000;
+      const project =
+        i % 5 === 0
+          ? SHOP
+          : i % 5 === 1
+            ? `${SHOP}/api`
+            : i % 5 === 2
+              ? BLOG
+              : i % 5 === 3
+                ? `${SHOP}-old`
+                : undefined;
+      lab.memories.add({
+        content: `Memory ${i} ${sentence(r, 8 + Math.floor(r() * 80))}`,
+        type: i % 7 === 0 ? 'decision' : 'fact',
+        importance: Math.round(r() * 100) / 100,
+        project,
+      });
+    }
+  });
+}
+
+function each(name: string, fn: (lab: BackendMemoryLab) => void): void {
+  for (const b of BACKENDS)
+    test(`${name} (${b.name})`, { skip: b.skip }, () => {
+      const lab = memoryLabOn(b.name);
+      try {
+        fn(lab);
+      } finally {
+        lab.cleanup();
+      }
+    });
+}
+
+each('pickMemories: the most recent and the most important of a window, per scope, bounded', (lab) => {
+  fill(lab, 60);
+  const store = lab.stores.contextBundle;
+  const all = lab.memories.list({ limit: 1000 }).memories;
+  const inShop = (p: string | null) => p === SHOP || (p?.startsWith(`${SHOP}/`) ?? false);
+
+  const shop = store.pickMemories('default', { project: SHOP }, 5, 20);
+  assert.ok(shop.length > 0 && shop.every((m) => inShop(m.project)), 'this directory and below only');
+  assert.ok(!shop.some((m) => m.project === `${SHOP}-old`), 'a lookalike path is another project');
+  const expectRecent = (ms: typeof all, limit = 5) => ms.slice(0, limit).map((m) => m.id);
+  const expectImportant = (ms: typeof all, limit = 5, window = 20) =>
+    [...ms.slice(0, window)]
+      .sort((a, b) => b.importance - a.importance || (a.updated_at < b.updated_at ? 1 : -1))
+      .slice(0, limit)
+      .map((m) => m.id);
+  const exact = all.filter((m) => m.project === SHOP);
+  const below = all.filter((m) => m.project?.startsWith(`${SHOP}/`));
+  const want = new Set([
+    ...expectRecent(exact),
+    ...expectImportant(exact),
+    ...expectRecent(below),
+    ...expectImportant(below),
+  ]);
+  assert.deepEqual(new Set(shop.map((m) => m.id)), want);
+  assert.equal(new Set(shop.map((m) => m.id)).size, shop.length, 'deduplicated');
+  assert.deepEqual(Object.keys(shop[0]!).sort(), [
+    'content',
+    'id',
+    'importance',
+    'project',
+    'title',
+    'unit_type',
+    'updated_at',
+  ]);
+
+  const none = store.pickMemories('default', { project: null }, 3, 10);
+  const noProject = all.filter((m) => m.project === null);
+  assert.deepEqual(
+    new Set(none.map((m) => m.id)),
+    new Set([...expectRecent(noProject, 3), ...expectImportant(noProject, 3, 10)]),
+  );
+  const whole = store.pickMemories('default', 'all', 4, 4);
+  assert.deepEqual(
+    whole.map((m) => m.id).sort(),
+    all
+      .slice(0, 4)
+      .map((m) => m.id)
+      .sort(),
+  );
+  assert.deepEqual(store.pickMemories('nowhere', 'all', 10, 100), []);
+  assert.deepEqual(store.pickMemories('default', { project: '/home/dev/none' }, 10, 100), []);
+
+  // Forgotten and superseded memories are never picked.
+  lab.memories.forget(shop[0]!.id);
+  assert.ok(!store.pickMemories('default', { project: SHOP }, 50, 1000).some((m) => m.id === shop[0]!.id));
+});
+
+each('LIKE and range metacharacters in a project path are literal', (lab) => {
+  const odd = '/home/dev/100%_done';
+  const a = lab.memories.add({ content: 'Odd path memory', project: odd });
+  const b = lab.memories.add({ content: 'Odd path child', project: `${odd}/web` });
+  lab.memories.add({ content: 'Odd lookalike', project: '/home/dev/100xydone' });
+  lab.memories.add({ content: 'Odd sibling', project: '/home/dev/100%_done0' });
+  const picked = lab.stores.contextBundle.pickMemories('default', { project: odd }, 10, 100);
+  assert.deepEqual(picked.map((m) => m.id).sort(), [a.id, b.id].sort());
+});
+
+each('property: never over budget, every candidate either kept or listed as left out', (lab) => {
+  fill(lab);
+  const bundle = lab.bundle(extras());
+  const r = rng(9);
+  const budgets = [
+    100,
+    101,
+    150,
+    333,
+    1500,
+    5000,
+    100_000,
+    ...Array.from({ length: 25 }, () => 100 + Math.floor(r() * 4000)),
+  ];
+  for (const budget of budgets) {
+    const b = bundle.build({ agent: 'claude-code', project: SHOP, budget });
+    assert.ok(b.tokens <= budget, `budget ${budget}: ${b.tokens} tokens`);
+    assert.equal(b.tokens, estimateTokens(b.markdown));
+    const keys = [...b.items, ...b.omitted].map((x) => `${x.kind}:${x.id}`);
+    assert.equal(new Set(keys).size, keys.length, 'nothing both kept and left out');
+    assert.equal(keys.filter((k) => k.startsWith('rule:')).length, 10, 'every rule accounted for');
+    assert.ok(keys.filter((k) => k.startsWith('memory:')).length <= 25, 'at most 25 memory candidates');
+    for (const o of b.omitted) assert.match(o.reason, /needs [\d,]+ tokens, [\d,]+ left/);
+    for (const i of b.items) {
+      assert.ok(i.reason.length > 0 && i.tokens > 0);
+      assert.match(i.link, /^hippo:\/\/(rule|memory|skill)\//);
+    }
+    for (const m of b.items.filter((x) => x.kind === 'memory'))
+      assert.match(
+        m.reason,
+        /^(this project|space-wide), importance [\d.]+, updated \d{4}-\d{2}-\d{2} \(score [\d.]+\)$/,
+      );
+    assert.doesNotMatch(b.markdown, /lookalike|acme-shop-old|\/home\/dev\/blog/);
+    if (b.omitted.length) assert.match(b.markdown, /_Left out for the [\d,]+-token budget: .+\._\n$/);
+  }
+  const big = bundle.build({ project: SHOP, budget: 100_000, countTokens: (s) => s.split(/\s+/).length * 2 });
+  assert.equal(big.omitted.length, 0);
+  assert.equal(big.tokens, big.markdown.split(/\s+/).length * 2);
+});
+
+each(
+  'reasons: the project (and below) first, then space-wide; importance orders the same standing',
+  (lab) => {
+    for (let i = 0; i < 12; i++)
+      lab.memories.add({ content: `Shop note ${i} on caching`, project: SHOP, importance: 0.1 });
+    const key = lab.memories.add({
+      content: 'Never deploy the shop on Fridays',
+      project: `${SHOP}/api`,
+      importance: 1,
+    });
+    const wide = lab.memories.add({ content: 'Prefer small pull requests', importance: 0.5 });
+    lab.memories.add({
+      content: 'A lookalike path is another project',
+      project: `${SHOP}-old`,
+      importance: 1,
+    });
+    lab.memories.add({ content: 'The blog deploys to Netlify', project: BLOG, importance: 1 });
+    const b = lab.bundle().build({ project: SHOP, budget: 150 });
+    const mems = b.items.filter((i) => i.kind === 'memory');
+    assert.equal(mems[0]!.id, key.id);
+    assert.match(mems[0]!.reason, /^this project, importance 1,/);
+    assert.doesNotMatch(b.markdown, /lookalike|Netlify/);
+    assert.ok(
+      b.omitted.some((o) => o.kind === 'memory'),
+      'the rest is listed as left out',
+    );
+    const roomy = lab.bundle().build({ project: SHOP, budget: 5000 });
+    const wideItem = roomy.items.find((i) => i.id === wide.id)!;
+    assert.match(wideItem.reason, /^space-wide, importance 0.5,/);
+    const spaceWide = lab.bundle().build({ budget: 5000 });
+    assert.match(spaceWide.markdown, /Netlify/, 'without a project every memory of the space is a candidate');
+  },
+);
+
+test('the same script gives the same bundles on every backend', {
+  skip: BACKENDS.some((b) => b.skip) ? 'needs every backend' : false,
+}, () => {
+  const runs = BACKENDS.map((b) => {
+    const lab = memoryLabOn(b.name);
+    try {
+      fill(lab, 80);
+      const bundle = lab.bundle(extras());
+      const order = new Map(
+        lab.memories.list({ limit: 1000, status: 'all' }).memories.map((m, i) => [m.id, `m${i}`]),
+      );
+      const norm = (s: string) =>
+        s.replace(
+          /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g,
+          (id) => order.get(id) ?? id,
+        );
+      return [150, 700, 1500, 4000, 20_000].flatMap((budget) =>
+        [SHOP, `${SHOP}/api`, BLOG, undefined].map((project) =>
+          norm(JSON.stringify(bundle.build({ project, budget, agent: 'codex' }))),
+        ),
+      );
+    } finally {
+      lab.cleanup();
+    }
+  });
+  assert.deepEqual(runs[1], runs[0]);
+});

@@ -1,0 +1,636 @@
+/**
+ * Memories on every backend, through the service: dedup (exact, near, scope), supersede and
+ * as-of, forget/restore/purge, search ranking and filters, redaction, provenance, edge cases
+ * (unicode, LIKE metacharacters, query syntax, long text, ties), concurrent writers in two
+ * processes, and one scripted sequence whose results must agree between the backends.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import type { BackendKind } from '../../src/ports/stores.js';
+import { createMemoryService, type MemoryQueryInput } from '../../src/services/memories.js';
+import { createSpaceService } from '../../src/services/spaces.js';
+import { openPostgresStores } from '../../src/storage/postgres/stores.js';
+import { openSqliteStores } from '../../src/storage/sqlite/stores.js';
+import { BACKENDS, freshSchema } from '../support/backends.js';
+import { DAY } from '../support/memories.js';
+import { type BackendMemoryLab, memoryLabOn } from '../support/memory-lab.js';
+
+const PNPM = 'We use pnpm for package management in the shop repository, never npm or yarn';
+const ids = (r: { hits: { id: string }[] }) => r.hits.map((h) => h.id);
+const listIds = (r: { memories: { id: string }[] }) => r.memories.map((m) => m.id);
+
+/** One test per backend, each on a fresh lab. */
+function each(name: string, fn: (lab: BackendMemoryLab) => void, settings = {}): void {
+  for (const b of BACKENDS)
+    test(`${name} (${b.name})`, { skip: b.skip }, () => {
+      const lab = memoryLabOn(b.name, settings);
+      try {
+        fn(lab);
+      } finally {
+        lab.cleanup();
+      }
+    });
+}
+
+each('the same thing said twice is stored once: labels merge, importance rises to the max', (lab) => {
+  const a = lab.memories.add({ content: PNPM, labels: ['tooling'], importance: 0.4 });
+  assert.equal(a.deduplicated, false);
+  lab.clock.now += 1000;
+  const b = lab.memories.add({
+    content: '  we use PNPM for package management in the shop repository — never npm or yarn!',
+    labels: 'build,Tooling',
+    importance: 0.9,
+  });
+  assert.equal(b.deduplicated, true);
+  assert.equal(b.match, 'exact');
+  assert.equal(b.id, a.id);
+  assert.deepEqual(b.labels, ['tooling', 'build']);
+  assert.equal(b.importance, 0.9);
+  assert.equal(b.content, PNPM, 'the stored wording is kept');
+  assert.equal(lab.memories.add({ content: PNPM, importance: 0.1 }).importance, 0.9);
+  assert.equal(lab.memories.list().memories.length, 1);
+  assert.deepEqual(
+    ids(lab.memories.search('pnpm', { labels: ['build'] })),
+    [a.id],
+    'the merged label is indexed',
+  );
+});
+
+each('a near-duplicate (a small edit) is found and merged; a different fact is not', (lab) => {
+  const a = lab.memories.add({ content: PNPM, labels: ['tooling'] });
+  const b = lab.memories.add({ content: `${PNPM} anywhere`, labels: ['monorepo'] });
+  assert.equal(b.deduplicated, true);
+  assert.equal(b.match, 'near');
+  assert.ok(b.similarity! >= 0.8 && b.similarity! < 1, String(b.similarity));
+  assert.equal(b.id, a.id);
+  assert.deepEqual(b.labels, ['tooling', 'monorepo']);
+  assert.equal(lab.memories.add({ content: PNPM.replace('never', 'and sometimes') }).deduplicated, false);
+  const d = lab.memories.add({
+    content: 'The shop API listens on port 8080 behind the nginx proxy in staging',
+  });
+  const e = lab.memories.add({
+    content: 'The shop API listens on port 8081 behind the nginx proxy in staging',
+  });
+  assert.notEqual(d.id, e.id, 'a changed number is a different fact');
+  // A superseded memory is no longer a near-duplicate candidate: its band keys are gone.
+  const next = lab.memories.supersede(d.id, {
+    content: 'The shop API listens on port 9090 behind envoy now',
+  });
+  const again = lab.memories.add({
+    content: 'The shop API listens on port 8080 behind the nginx proxy in staging today',
+  });
+  assert.equal(again.deduplicated, false);
+  assert.notEqual(again.id, next.id);
+});
+
+each('duplicates are never looked for across spaces, projects, or among forgotten memories', (lab) => {
+  const a = lab.memories.add({ content: PNPM });
+  const work = lab.memories.add({ content: PNPM, space: 'work' });
+  assert.equal(work.deduplicated, false);
+  assert.equal(work.space, 'work');
+  const proj = lab.memories.add({ content: PNPM, project: '/home/dev/shop' });
+  assert.equal(proj.deduplicated, false, 'a project-specific memory is not the general one');
+  assert.equal(lab.memories.add({ content: PNPM, project: '/home/dev/shop/' }).id, proj.id);
+  assert.equal(lab.memories.add({ content: `${PNPM} anywhere`, project: '/home/dev/shop' }).id, proj.id);
+  assert.notEqual(lab.memories.add({ content: PNPM, project: '/home/dev/shop/web' }).id, proj.id);
+  lab.memories.forget(a.id);
+  assert.equal(lab.memories.add({ content: PNPM }).deduplicated, false, 'a forgotten one is not revived');
+});
+
+each('supersede: the old memory leaves normal results but as-of shows what was valid then', (lab) => {
+  const t0 = lab.clock.now;
+  const old = lab.memories.add({
+    content: 'The Postgres connection pool size is 20',
+    type: 'decision',
+    labels: ['postgres'],
+    importance: 0.8,
+  });
+  lab.clock.now += DAY;
+  const next = lab.memories.supersede(old.link, {
+    content: 'The Postgres connection pool size is 40 after the March load test',
+    labels: ['perf'],
+  });
+  assert.deepEqual(next.supersedes, [old.id]);
+  assert.equal(next.unit_type, 'decision');
+  assert.deepEqual(next.labels, ['postgres', 'perf']);
+  const was = lab.memories.get(old.id);
+  assert.equal(was.status, 'superseded');
+  assert.equal(was.superseded_by, next.id);
+  assert.equal(was.valid_to, next.valid_from);
+  assert.deepEqual(ids(lab.memories.search('postgres pool size')), [next.id]);
+  assert.deepEqual(listIds(lab.memories.list()), [next.id]);
+  const before = new Date(t0 + DAY / 2).toISOString();
+  assert.deepEqual(ids(lab.memories.search('postgres pool size', { asOf: before })), [old.id]);
+  assert.deepEqual(listIds(lab.memories.list({ asOf: before })), [old.id]);
+  assert.deepEqual(
+    ids(lab.memories.search('postgres pool', { asOf: new Date(lab.clock.now).toISOString() })),
+    [next.id],
+  );
+  assert.deepEqual(lab.memories.list({ asOf: '2026-05-01' }).memories, []);
+  assert.deepEqual(listIds(lab.memories.list({ status: 'superseded' })), [old.id]);
+  assert.deepEqual(listIds(lab.memories.list({ status: 'all' })), [next.id, old.id]);
+  assert.throws(() => lab.memories.supersede(old.id, { content: 'pool size is 30' }), { code: 'CONFLICT' });
+  assert.throws(() => lab.memories.update(old.id, { importance: 1 }), { code: 'CONFLICT' });
+});
+
+each('forget hides, restore brings back, purge deletes (only a forgotten memory unless forced)', (lab) => {
+  const m = lab.memories.add({ content: 'The billing cron runs at 02:00 UTC every night', labels: ['cron'] });
+  assert.throws(() => lab.memories.purge(m.id), { code: 'CONFLICT' });
+  const f = lab.memories.forget(m.id);
+  assert.equal(f.status, 'forgotten');
+  assert.equal(f.changed, true);
+  assert.equal(lab.memories.forget(m.id).changed, false);
+  assert.equal(lab.memories.search('billing cron').hits.length, 0);
+  assert.equal(lab.memories.list().memories.length, 0);
+  assert.deepEqual(listIds(lab.memories.list({ status: 'forgotten' })), [m.id]);
+  assert.deepEqual(listIds(lab.memories.list({ status: 'forgotten', labels: ['cron'] })), [m.id]);
+  assert.equal(lab.memories.get(m.id).status, 'forgotten');
+  assert.equal(lab.memories.restore(m.id).status, 'active');
+  assert.deepEqual(ids(lab.memories.search('billing cron')), [m.id]);
+  lab.memories.forget(m.id);
+  assert.deepEqual(lab.memories.purge(m.id), { id: m.id, purged: true });
+  assert.throws(() => lab.memories.get(m.id), { code: 'NOT_FOUND' });
+  assert.equal(lab.memories.list({ status: 'all' }).memories.length, 0);
+  assert.equal(lab.memories.search('billing', { labels: ['cron'] }).hits.length, 0);
+  // A purged memory's text can be added again (its hash and band keys went with it).
+  assert.equal(
+    lab.memories.add({ content: 'The billing cron runs at 02:00 UTC every night' }).deduplicated,
+    false,
+  );
+
+  const old = lab.memories.add({ content: 'Feature flags live in LaunchDarkly for the web app' });
+  const next = lab.memories.supersede(old.id, {
+    content: 'Feature flags moved to our own flags table in Postgres',
+  });
+  lab.memories.purge(next.id, { force: true });
+  const orphan = lab.memories.get(old.id);
+  assert.equal(orphan.superseded_by, null, 'no link to a purged memory is left');
+  assert.equal(orphan.status, 'superseded');
+});
+
+each('search ranks by relevance, then importance, then recency; filters narrow', (lab) => {
+  const t0 = lab.clock.now;
+  const low = lab.memories.add({
+    content: 'Alpha release checklist lives in docs one',
+    importance: 0.2,
+    type: 'procedure',
+    labels: ['release'],
+  });
+  const high = lab.memories.add({
+    content: 'Alpha release checklist lives in docs two',
+    importance: 0.9,
+    type: 'fact',
+    labels: ['release', 'docs'],
+  });
+  lab.clock.now += 200 * DAY;
+  const newer = lab.memories.add({
+    content: 'Alpha release checklist lives in docs six',
+    importance: 0.2,
+    project: '/home/dev/shop/web',
+    eventStart: '2026-12-01',
+  });
+  lab.memories.add({ content: 'Unrelated note about the coffee machine', importance: 1 });
+
+  const r = lab.memories.search('alpha checklist');
+  assert.deepEqual(ids(r), [high.id, newer.id, low.id]);
+  assert.ok(r.hits[0].score > r.hits[1].score && r.hits[1].score > r.hits[2].score);
+  assert.deepEqual(ids(lab.memories.search('alpha', { labels: ['release', 'docs'] })), [high.id]);
+  assert.deepEqual(ids(lab.memories.search('alpha', { types: ['procedure', 'decision'] })), [low.id]);
+  assert.deepEqual(ids(lab.memories.search('alpha', { project: '/home/dev/shop' })), [newer.id]);
+  assert.deepEqual(
+    ids(lab.memories.search('alpha', { project: '/home/dev/sho' })),
+    [],
+    'a prefix is not a parent',
+  );
+  assert.deepEqual(ids(lab.memories.search('alpha', { since: '2026-11-01' })), [newer.id]);
+  assert.deepEqual(
+    ids(lab.memories.search('alpha', { until: new Date(t0 + DAY).toISOString() })).sort(),
+    [low.id, high.id].sort(),
+  );
+  assert.equal(ids(lab.memories.search('alpha -six')).includes(newer.id), false, 'exclusions');
+  assert.deepEqual(ids(lab.memories.search('alpha -"docs six"')).sort(), [low.id, high.id].sort());
+  assert.equal(lab.memories.search('alpha', { limit: 1 }).hits.length, 1);
+  assert.deepEqual(ids(lab.memories.search('checklists')), ids(lab.memories.search('checklist')), 'stemmed');
+  assert.equal(lab.memories.search('check*').hits.length, 3, 'prefix');
+  assert.deepEqual(ids(lab.memories.search('"docs six"')), [newer.id], 'phrase');
+  assert.deepEqual(ids(lab.memories.search('"six docs"')), [], 'a phrase keeps its order');
+  // Strict: matching every term beats matching one, whatever the importance.
+  const both = lab.memories.add({ content: 'Zebra migrations and quokka fixtures', importance: 0 });
+  lab.memories.add({ content: 'Zebra crossing near the office', importance: 1 });
+  assert.equal(lab.memories.search('zebra quokka').hits[0].id, both.id);
+});
+
+each('search stays correct past the distinctive-term threshold (common terms, selective filters)', (lab) => {
+  lab.bulk(() => {
+    for (let i = 0; i < 420; i++)
+      lab.memories.add({
+        content: `Deploy note number ${i}: the deploy pipeline step ${i % 7} ran for ${i} seconds`,
+        importance: 0.3,
+        labels: i % 50 === 0 ? ['rare'] : [],
+      });
+  });
+  const k8s = lab.memories.add({
+    content: 'Deploy to kubernetes goes through the argo pipeline',
+    importance: 0.3,
+  });
+  const vip = lab.memories.add({ content: 'Every deploy needs a second reviewer on Fridays', importance: 1 });
+  const tiny = lab.memories.add({ content: 'Deploy the side project by hand from a laptop', space: 'tiny' });
+  assert.equal(lab.memories.search('deploy kubernetes').hits[0].id, k8s.id, 'the distinctive term decides');
+  assert.equal(lab.memories.search('deploy').hits[0].id, vip.id, 'only common terms: importance decides');
+  assert.equal(lab.memories.search('deploy pipeline').hits.length, 10);
+  assert.deepEqual(ids(lab.memories.search('deploy', { space: 'tiny' })), [tiny.id]);
+  assert.equal(lab.memories.search('deploy', { allSpaces: true, limit: 100 }).hits.length, 100);
+  assert.equal(lab.memories.search('deploy', { labels: ['rare'], limit: 100 }).hits.length, 9);
+  assert.equal(lab.memories.search('deploy -pipeline', { limit: 100 }).hits.length, 1, 'vip only');
+});
+
+each(
+  'spaces isolate: a search in one space never returns another space unless asked',
+  (lab) => {
+    const d = lab.memories.add({ content: 'Invoices are generated on the first of the month' });
+    const c = lab.memories.add({
+      content: 'Invoices for the client are generated weekly',
+      project: '/home/dev/client/api',
+    });
+    assert.equal(c.space, 'client');
+    assert.deepEqual(ids(lab.memories.search('invoices generated')), [d.id]);
+    assert.deepEqual(ids(lab.memories.search('invoices generated', { space: 'client' })), [c.id]);
+    assert.deepEqual(ids(lab.memories.search('invoices generated', { cwd: '/home/dev/client' })), [c.id]);
+    assert.deepEqual(
+      ids(lab.memories.search('invoices generated', { allSpaces: true })).sort(),
+      [c.id, d.id].sort(),
+    );
+    assert.deepEqual(listIds(lab.memories.list({ space: 'client' })), [c.id]);
+    assert.equal(lab.memories.get(c.id).id, c.id);
+  },
+  { mappings: { '/home/dev/client': 'client' } },
+);
+
+each('secrets are redacted before storage, in content, title and source', (lab) => {
+  const key = `sk-proj-${'a1B2c3D4e5'.repeat(4)}`;
+  const m = lab.memories.add({
+    content: `The staging OpenAI key is OPENAI_API_KEY=${key} (rotate monthly)`,
+    title: `key ${key}`,
+    source: 'https://admin:hunter2pass@example.com/wiki/keys',
+  });
+  assert.doesNotMatch(JSON.stringify(m), /a1B2c3D4e5|hunter2pass/);
+  assert.doesNotMatch(JSON.stringify(lab.memories.get(m.id)), /a1B2c3D4e5|hunter2pass/);
+  assert.match(m.content, /\[REDACTED:openai-key\]/);
+  assert.match(m.provenance!.source!, /\[REDACTED:url-password\]/);
+  assert.equal(lab.memories.search('a1B2c3D4e5').hits.length, 0);
+  assert.equal(lab.memories.search('hunter2pass').hits.length, 0);
+  assert.equal(lab.memories.search('rotate monthly').hits[0].id, m.id);
+});
+
+each('update corrects in place; the index follows the content, labels and project', (lab) => {
+  const m = lab.memories.add({ content: 'Lint with eslint', labels: ['lint', 'js'] });
+  lab.clock.now += 1000;
+  const u = lab.memories.update(m.id.slice(0, 8), {
+    content: 'Lint with biome',
+    addLabels: ['biome'],
+    removeLabels: 'js',
+    importance: 0.7,
+  });
+  assert.equal(u.id, m.id, 'a unique id prefix works');
+  assert.equal(u.title, 'Lint with biome');
+  assert.deepEqual(u.labels, ['lint', 'biome']);
+  assert.ok(u.updated_at > m.updated_at);
+  assert.equal(lab.memories.search('eslint').hits.length, 0);
+  assert.equal(lab.memories.search('biome').hits[0].id, m.id);
+  assert.equal(lab.memories.search('lint', { labels: ['js'] }).hits.length, 0);
+  assert.equal(lab.memories.list({ labels: ['biome'] }).memories.length, 1);
+  assert.equal(lab.memories.update(m.id, { project: '/x/y', eventStart: '2026-01-01' }).project, '/x/y');
+  assert.equal(lab.memories.list({ project: '/x' }).memories.length, 1);
+  const cleared = lab.memories.update(m.id, { project: '', eventStart: null });
+  assert.equal(cleared.project, null);
+  assert.equal(cleared.event_start, null);
+  assert.equal(lab.memories.list({ project: '/x' }).memories.length, 0);
+  assert.throws(() => lab.memories.update(m.id, {}), /Nothing to update/);
+  assert.throws(() => lab.memories.get('nope'), { code: 'NOT_FOUND' });
+});
+
+for (const b of BACKENDS)
+  test(`provenance: threads are checked, links resolve (${b.name})`, { skip: b.skip }, () => {
+    const thread = 'claude-code:7a7a7a7a-1111-4222-8333-444444444444';
+    const lab = memoryLabOn(
+      b.name,
+      {},
+      {
+        getThread: (id) => (id === thread ? ({ id } as never) : undefined),
+        getSteps: (id, from, to) =>
+          id === thread
+            ? Array.from({ length: Math.max(0, Math.min(to, 1) - from + 1) }, () => ({}) as never)
+            : [],
+      },
+    );
+    try {
+      const m = lab.memories.add({
+        content: 'We use SQS, not RabbitMQ, for background jobs',
+        thread,
+        steps: '0-1',
+      });
+      assert.deepEqual(m.provenance, {
+        thread,
+        step_from: 0,
+        step_to: 1,
+        link: `hippo://thread/${thread}#0`,
+        source: null,
+      });
+      assert.deepEqual(lab.memories.get(`hippo://memory/${m.id}`).provenance, m.provenance);
+      const fromLink = lab.memories.add({
+        content: 'SQS queues are created by Terraform',
+        thread: `hippo://thread/${thread}#1`,
+      });
+      assert.equal(fromLink.provenance?.step_from, 1);
+      assert.throws(() => lab.memories.add({ content: 'x y z', thread: 'claude-code:nope' }), {
+        code: 'NOT_FOUND',
+      });
+      assert.throws(() => lab.memories.add({ content: 'x y z', thread, steps: '50-60' }), {
+        code: 'NOT_FOUND',
+      });
+      const file = lab.memories.add({
+        content: 'Runbook for SQS dead letters',
+        source: 'docs/runbooks/sqs.md',
+      });
+      assert.deepEqual(lab.memories.get(file.id).provenance, {
+        thread: null,
+        step_from: null,
+        step_to: null,
+        link: null,
+        source: 'docs/runbooks/sqs.md',
+      });
+      assert.equal(lab.memories.list({ status: 'all' }).memories.length, 3, 'refused adds wrote nothing');
+    } finally {
+      lab.cleanup();
+    }
+  });
+
+each('edge cases: unicode, LIKE metacharacters, query syntax, long text, empty results', (lab) => {
+  const cafe = lab.memories.add({ content: 'Le café naïve du Zürich bureau ouvre à 8h' });
+  const jp = lab.memories.add({ content: '東京 の サーバー は 毎晩 再起動 する' });
+  const emoji = lab.memories.add({ content: 'Ship it 🚀 only after the smoke test passes' });
+  assert.deepEqual(ids(lab.memories.search('cafe naive')), [cafe.id], 'diacritics fold');
+  assert.deepEqual(ids(lab.memories.search('CAFÉ')), [cafe.id]);
+  assert.deepEqual(ids(lab.memories.search('東京')), [jp.id]);
+  assert.deepEqual(ids(lab.memories.search('smoke 🚀')), [emoji.id]);
+
+  // Project filters treat % and _ literally.
+  const pct = lab.memories.add({ content: 'Percent project memory', project: '/home/dev/100%_done' });
+  const other = lab.memories.add({ content: 'Percent lookalike memory', project: '/home/dev/100xydone/sub' });
+  const under = lab.memories.add({ content: 'Percent child memory', project: '/home/dev/100%_done/api' });
+  assert.deepEqual(
+    listIds(lab.memories.list({ project: '/home/dev/100%_done' })).sort(),
+    [pct.id, under.id].sort(),
+  );
+  assert.deepEqual(
+    ids(lab.memories.search('percent', { project: '/home/dev/100%_done' })).sort(),
+    [pct.id, under.id].sort(),
+  );
+  assert.deepEqual(listIds(lab.memories.list({ project: '/home/dev/100%' })), []);
+  assert.deepEqual(listIds(lab.memories.list({ project: '/home/dev/100xydone' })), [other.id]);
+
+  // Query syntax of either engine is just text.
+  for (const q of [
+    "it's",
+    '"unbalanced',
+    'a & b | !c',
+    "'quoted' <-> :* (x)",
+    'NEAR(a b)',
+    'col:val',
+    '\\',
+    '*',
+    '-',
+    'AND OR NOT',
+  ])
+    assert.doesNotThrow(() => lab.memories.search(q), q);
+  assert.deepEqual(lab.memories.search('nothingmatchesthis').hits, []);
+  assert.deepEqual(lab.memories.search('-cafe').hits, [], 'only an exclusion: nothing to look for');
+
+  // Very long text: a 20,000-character memory with a 5,000-character token is stored and found.
+  const blob = 'x'.repeat(5000);
+  const long = lab.memories.add({
+    content: `Long memory marker ${blob} ${'filler words again '.repeat(700)}`.slice(0, 20_000),
+  });
+  assert.equal(lab.memories.get(long.id).content, long.content);
+  assert.deepEqual(ids(lab.memories.search('marker')), [long.id]);
+  assert.equal(lab.memories.search(blob.slice(0, 1900)).hits.length <= 1, true);
+  assert.throws(() => lab.memories.add({ content: 'y'.repeat(20_001) }), { code: 'INVALID_INPUT' });
+});
+
+each('listing: newest first, ties broken the same way, pages neither skip nor repeat', (lab) => {
+  const made: string[] = [];
+  lab.bulk(() => {
+    for (let i = 0; i < 25; i++) {
+      if (i % 5 === 0) lab.clock.now += 1000; // groups of five share updated_at
+      made.push(lab.memories.add({ content: `Tie note ${i} about widget ${i * 7}` }).id);
+    }
+  });
+  const pages: string[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const page = lab.memories.list({ limit: 7, offset });
+    pages.push(...listIds(page));
+    offset = page.next_offset;
+  }
+  assert.deepEqual(pages, [...made].reverse(), 'newest first; equal times: the later write first');
+  assert.deepEqual(listIds(lab.memories.list({ limit: 3 })), made.slice(-3).reverse());
+});
+
+/**
+ * Normalise generated ids to the order they were first seen, and drop timings and scores. Search
+ * hits are compared as sets: relevance is bm25 on SQLite and ts_rank_cd on PostgreSQL, which can
+ * order near-ties (texts differing by a word) differently; the ranking rules themselves are
+ * asserted on each backend above, and every search below asks for all of its matches.
+ */
+const byId = (hits: { id: string }[]) =>
+  [...hits].sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+
+function normaliser() {
+  const seen = new Map<string, string>();
+  const norm = (v: unknown): unknown => {
+    if (typeof v === 'string')
+      return v.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
+        if (!seen.has(id)) seen.set(id, `#${seen.size + 1}`);
+        return seen.get(id)!;
+      });
+    if (Array.isArray(v)) return v.map(norm);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => k !== 'took_ms' && k !== 'score')
+          .map(([k, x]) => [k, k === 'hits' ? byId(norm(x) as { id: string }[]) : norm(x)]),
+      );
+    return v;
+  };
+  return norm;
+}
+
+/** A fixed sequence of service calls; every result is recorded. */
+function script(lab: BackendMemoryLab): unknown[] {
+  const out: unknown[] = [];
+  const m = lab.memories;
+  const rec = <T>(label: string, fn: () => T) => {
+    try {
+      out.push([label, fn()]);
+    } catch (e) {
+      out.push([label, 'error', (e as { code?: string }).code, (e as Error).message]);
+    }
+  };
+  const topics = ['cache', 'queue', 'ledger', 'webhook', 'schema', 'retry'];
+  lab.bulk(() => {
+    for (let i = 0; i < 40; i++) {
+      lab.clock.now += 60_000;
+      rec(`add ${i}`, () =>
+        m.add({
+          content: `The ${topics[i % 6]} service ${i % 4 === 0 ? 'handles retries' : 'uses Postgres'} for tenant ${i}`,
+          type: i % 5 === 0 ? 'decision' : 'fact',
+          labels: [topics[i % 6], i % 3 === 0 ? 'ops' : 'dev'],
+          importance: (i % 10) / 10,
+          // Same depth and label count everywhere: FTS5 counts filter tags in a row's length, PostgreSQL
+          // does not, so rows differing only in those would tie differently.
+          project: i % 3 === 0 ? '/srv/app' : i % 3 === 1 ? '/srv/app-old' : '/srv/cli',
+          eventStart: i % 7 === 0 ? `2026-0${1 + (i % 9)}-15` : undefined,
+        }),
+      );
+    }
+  });
+  lab.clock.now += DAY;
+  rec('dup exact', () =>
+    m.add({
+      content: 'the CACHE service handles retries, for tenant 0!',
+      labels: ['ops'],
+      importance: 0.05,
+      project: '/srv/app',
+    }),
+  );
+  rec('dup near', () =>
+    m.add({ content: 'The queue service uses Postgres for tenant 1 today', project: '/srv/app-old' }),
+  );
+  rec('below', () => m.add({ content: 'Kafka topics are compacted nightly', project: '/srv/app/api' }));
+  rec('handleWebhook', () =>
+    m.add({
+      content: 'handleWebhook in src/payments/webhook.ts verifies signatures',
+      type: 'procedure',
+      labels: ['webhook', 'dev'],
+      project: '/srv/web',
+    }),
+  );
+  const last = m.list({ limit: 1, labels: ['retry'] }).memories[0]!;
+  rec('update', () =>
+    m.update(last.id, { content: 'The retry service now uses Redis for tenant 35', importance: 0.95 }),
+  );
+  lab.clock.now += DAY;
+  const victim = m.search('ledger tenant').hits[0]!;
+  rec('supersede', () =>
+    m.supersede(victim.id, { content: 'The ledger service moved to CockroachDB last week' }),
+  );
+  rec('forget', () => m.forget(m.search('schema').hits[0]!.id));
+  for (const [q, opts] of [
+    ['tenant', {}],
+    ['postgres tenant', {}],
+    ['retries', { project: '/srv/app' }],
+    ['service', { labels: ['ops'] }],
+    ['service', { types: ['decision'] }],
+    ['webhook.ts', {}],
+    ['handle_webhook', {}],
+    ['ledger', { asOf: new Date(lab.clock.now - DAY).toISOString() }],
+    ['service -postgres', {}],
+    ['"uses postgres"', { since: '2026-03-01' }],
+    ['cache*', {}],
+    ['nothing here', {}],
+  ] as [string, MemoryQueryInput][])
+    rec(`search ${q}`, () => m.search(q, { limit: 100, ...opts }));
+  for (const opts of [
+    {},
+    { limit: 5, offset: 5 },
+    { status: 'all', limit: 100 },
+    { status: 'forgotten' },
+    { project: '/srv/app' },
+    { project: '/srv/app_old' },
+    { asOf: new Date(lab.clock.now - DAY).toISOString(), limit: 100 },
+  ])
+    rec(`list ${JSON.stringify(opts)}`, () => m.list(opts));
+  rec('bundle', () => lab.bundle().build({ project: '/srv/app', budget: 300 }));
+  rec('bundle all', () => lab.bundle().build({ budget: 3000 }));
+  return out;
+}
+
+test('one scripted sequence gives the same results on every backend', {
+  skip: BACKENDS.some((b) => b.skip) ? 'needs every backend' : false,
+}, () => {
+  const results = BACKENDS.map((b) => {
+    const lab = memoryLabOn(b.name);
+    try {
+      return normaliser()(script(lab));
+    } finally {
+      lab.cleanup();
+    }
+  });
+  const [a, b] = results as unknown[][];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) assert.deepEqual(b[i], a[i], `step ${i}`);
+});
+
+const execFileP = promisify(execFile);
+const CHILD = join(import.meta.dirname, '..', 'support', 'memory-writer-child.ts');
+
+for (const b of BACKENDS)
+  test(`two processes adding the same memories at once store each once (${b.name})`, {
+    skip: b.skip,
+  }, async () => {
+    let location: string;
+    let cleanup: () => void;
+    if (b.name === 'postgres') {
+      const s = freshSchema();
+      location = s.url;
+      cleanup = s.drop;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'hippo-race-'));
+      location = join(dir, 'hippo.db');
+      cleanup = () => rmSync(dir, { recursive: true, force: true });
+    }
+    try {
+      // Open (and migrate) first, so both children start on a ready store.
+      const lab = openLocation(b.name, location);
+      const start = Date.now() + 2500;
+      const run = () =>
+        execFileP(process.execPath, ['--import', 'tsx', CHILD, b.name, location, String(start), '30'], {
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+      const [x, y] = await Promise.all([run(), run()]);
+      const ax = JSON.parse(x.stdout) as { id: string; deduplicated: boolean }[];
+      const ay = JSON.parse(y.stdout) as { id: string; deduplicated: boolean }[];
+      assert.equal(ax.length, 30);
+      assert.deepEqual(
+        ax.map((r) => r.id),
+        ay.map((r) => r.id),
+        'both processes got the same memory for each text',
+      );
+      for (let i = 0; i < 30; i++)
+        assert.equal(ax[i]!.deduplicated !== ay[i]!.deduplicated, true, `exactly one created memory ${i}`);
+      const stored = lab.list();
+      assert.equal(stored.length, 30, 'each memory stored once');
+      lab.close();
+    } finally {
+      cleanup();
+    }
+  });
+
+/** A memory service over an existing store location (to read what the children wrote). */
+function openLocation(kind: BackendKind, location: string) {
+  const stores = kind === 'postgres' ? openPostgresStores(location) : openSqliteStores(location);
+  const memories = createMemoryService({
+    store: stores.memories,
+    spaces: createSpaceService({}),
+    threads: { getThread: () => undefined, getSteps: () => [] },
+  });
+  return {
+    list: () => memories.list({ limit: 1000, status: 'all' }).memories,
+    close: () => stores.close(),
+  };
+}
