@@ -82,7 +82,7 @@ describe('server tier', () => {
     assert.ok(st.server.circuit.open_until, 'circuit open');
     assert.equal(st.ok, false);
     assert.match(readLog(w.hippoHome), /indexed in the local store meanwhile/);
-    const local = hippo(['search', 'OFFSET', '--json', '--no-index'], w.env).json();
+    const local = hippo(['search', 'OFFSET', '--json', '--no-index', '--local'], w.env).json();
     assert.ok(
       local.hits.some((h: { thread: string }) => h.thread === THREAD),
       'searchable locally meanwhile',
@@ -152,7 +152,11 @@ describe('server tier', () => {
       HIPPO_HOOK_BUDGET_MS: '8000',
     });
     t.after(() => w.cleanup());
-    cli(['memory', 'add', '--project', w.project, 'Deploys go through the staging gate first'], w.env);
+    // --local: the hook's fallback store (with HIPPO_API_URL set the CLI would go to the server).
+    cli(
+      ['memory', 'add', '--local', '--project', w.project, 'Deploys go through the staging gate first'],
+      w.env,
+    );
     const first = await runHook(
       'claude-code',
       'SessionStart',

@@ -82,8 +82,11 @@ describe('system routes', () => {
     assert.equal(r.status, 200);
     assert.equal(r.data.status, 'ok');
     assert.match(r.data.version, /^\d+\.\d+\.\d+/);
-    assert.equal(r.data.store.backend, 'sqlite');
-    assert.equal(r.data.store.path, engine.config.dbPath);
+    assert.equal(r.data.store.backend, engine.stores.kind);
+    assert.equal(
+      r.data.store.path,
+      engine.stores.kind === 'sqlite' ? engine.config.dbPath : engine.store.path,
+    );
     assert.equal(r.data.index.threads, 1);
     assert.equal(r.data.index.steps, 2);
     assert.equal(r.data.index.files, 1);

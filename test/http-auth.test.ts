@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { startHttpServer } from '../src/interfaces/http/server.js';
+import { openPg } from '../src/storage/postgres/open.js';
 import { tempHome } from './support/home.js';
 import { json, type ServedHome, serveHome } from './support/http.js';
 
@@ -203,9 +204,15 @@ describe('slowdown', () => {
   });
 });
 
-/** Move a key's expiry into the past in the SQLite file, as the passing of time would. */
+/** Move a key's expiry into the past in the store, as the passing of time would. */
 function expireKey(id: string, at: string): void {
-  // A second connection to the same file: the server reads the key table on every request.
+  // A second connection to the same store: the server reads the key table on every request.
+  if (s.engine.config.databaseUrl) {
+    const { pg } = openPg(s.engine.config.databaseUrl);
+    pg.run('UPDATE api_keys SET expires_at = $1 WHERE id = $2', [at, id]);
+    pg.close();
+    return;
+  }
   const db = new Database(s.engine.config.dbPath);
   db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(at, id);
   db.close();

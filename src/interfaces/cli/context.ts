@@ -8,6 +8,8 @@ export interface GlobalFlags {
   db?: string;
   apiUrl?: string;
   apiKey?: string;
+  /** Ignore a configured server: work on the local store. */
+  local?: boolean;
   json?: boolean;
 }
 
@@ -18,7 +20,7 @@ export interface GlobalFlags {
 export function openEngine(flags: GlobalFlags, options?: EngineOptions & { local?: boolean }): Engine {
   return connectEngine(
     loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey }),
-    options,
+    { ...options, local: options?.local || flags.local },
   );
 }
 

@@ -21,6 +21,7 @@ export function buildProgram(): Command {
     )
     .option('--api-url <url>', 'client mode: send every call to this Hippo server (default $HIPPO_API_URL)')
     .option('--api-key <key>', 'API key for --api-url (default $HIPPO_API_KEY; prefer the variable)')
+    .option('--local', 'use the local store even when a server is configured (HIPPO_API_URL)')
     .showHelpAfterError('(run `hippo <command> --help` for usage)')
     .addHelpText('after', '\n`hippo --version` prints the version.')
     .exitOverride();

@@ -4,9 +4,9 @@ import { type ConfigFlags, loadConfig } from '../../app/config.js';
 import { connectEngine } from '../../app/engine.js';
 import { buildMcpServer } from './server.js';
 
-export async function startStdioServer(flags: ConfigFlags): Promise<void> {
+export async function startStdioServer(flags: ConfigFlags & { local?: boolean }): Promise<void> {
   const log = (m: string) => process.stderr.write(`hippo mcp: ${m}\n`);
-  const engine = connectEngine(loadConfig(flags));
+  const engine = connectEngine(loadConfig(flags), { local: flags.local });
   const server = buildMcpServer({ engine, log });
   const transport = new StdioServerTransport();
   const shutdown = async () => {

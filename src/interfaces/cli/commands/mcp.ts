@@ -3,5 +3,11 @@ import type { GlobalFlags } from '../context.js';
 /** `hippo mcp`: the MCP server over stdio. stdout carries only JSON-RPC from here on. */
 export async function runMcp(flags: GlobalFlags): Promise<void> {
   const { startStdioServer } = await import('../../mcp/stdio.js');
-  await startStdioServer({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey });
+  await startStdioServer({
+    home: flags.home,
+    db: flags.db,
+    apiUrl: flags.apiUrl,
+    apiKey: flags.apiKey,
+    local: flags.local,
+  });
 }

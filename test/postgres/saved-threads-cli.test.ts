@@ -1,0 +1,8 @@
+/** test/saved-threads-cli.test.ts again, every temporary home's store on PostgreSQL. */
+import { test } from 'node:test';
+import { PG_URL } from '../support/pg.js';
+
+if (PG_URL) {
+  process.env.HIPPO_TEST_BACKEND = 'postgres';
+  await import('../saved-threads-cli.test.js');
+} else test('saved-threads-cli on PostgreSQL', { skip: 'HIPPO_TEST_DATABASE_URL is not set' }, () => {});

@@ -1,0 +1,8 @@
+/** test/wm-context-e2e.test.ts again, every temporary home's store on PostgreSQL. */
+import { test } from 'node:test';
+import { PG_URL } from '../support/pg.js';
+
+if (PG_URL) {
+  process.env.HIPPO_TEST_BACKEND = 'postgres';
+  await import('../wm-context-e2e.test.js');
+} else test('wm-context-e2e on PostgreSQL', { skip: 'HIPPO_TEST_DATABASE_URL is not set' }, () => {});
