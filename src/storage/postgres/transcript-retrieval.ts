@@ -7,10 +7,15 @@
  *     average tf and length), with ts_rank_cd's proximity as a tie-break;
  *   - AND probes take the most recent steps holding every word (all but the commonest, the two
  *     rarest), unranked; the search layer scores every candidate from its text;
- *   - an identifier found nowhere as a word is looked for as a substring through the trigram
- *     index when pg_trgm is installed (`ERR_SOCK` in `ERR_SOCKET_TIMEOUT`).
+ *   - an identifier found nowhere as a word is looked for as a substring of the step's
+ *     identifier tokens through their trigram index when pg_trgm is installed (`ERR_SOCK` in
+ *     `ERR_SOCKET_TIMEOUT`).
+ * Counting is the expensive part on PostgreSQL (a bounded count reads each match's heap row), so
+ * a word known common (term_df) or frequent by the planner statistics is not counted (see
+ * MCE_MIN_DF); the store ANALYZEs after bulk writes so those statistics exist.
  * Round trips: one for every term's count and the step total, one for all the candidate lists
- * together, one more only when nothing matched; exact counts of common words are cached.
+ * together with the candidates' texts, one more only when nothing matched (and once per common
+ * word not yet in term_df, for its exact count).
  */
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
@@ -22,6 +27,7 @@ import {
   excludedQuery,
   termQuery,
   withoutExcluded,
+  wordLexeme,
 } from './transcript-fts.js';
 
 /** Matches ranked at most. */
@@ -32,6 +38,12 @@ const RARE_BUDGET = RANK_BUDGET;
 const PROBE_LIMIT = 60;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
+/**
+ * A word the planner statistics (ANALYZE's most common lexemes, a 30,000-row sample) put at this
+ * many steps or more is not counted: its estimate is its frequency. Counting reads every match's
+ * heap row (~3 µs each); a word below it, or on a table too small to reach it, is counted exactly.
+ */
+const MCE_MIN_DF = 500;
 
 /** bm25 column weights of the SQLite index (its migration 001), by step kind. */
 const KIND_WEIGHT_SQL = `CASE m.kind WHEN 'prompt' THEN 1.3 WHEN 'reasoning' THEN 0.5
@@ -41,6 +53,8 @@ const RANK_WEIGHTS = `'{0.05, 0.1, 0.7, 1.0}'`;
 
 type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number; like?: string };
+/** A term's counts: exact identifier form, full expression (-1: known common), substring; term_df's row. */
+type Counted = { e: number; f: number; est: number | null; g: number; c: number | null; ct: number | null };
 
 /** Appends a parameter and returns its placeholder. */
 type Param = (value: unknown) => string;
@@ -101,43 +115,70 @@ function idf(df: number, total: number): number {
   return Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
 }
 
+/** Characters of a step's text the search layer reads (snippets and term matching). */
+export const TEXT_CHARS = 6000;
+
 export interface PgRetriever {
-  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+  /** The candidates, and their texts (the first TEXT_CHARS characters) by rowid. */
+  candidates(
+    query: ParsedQuery,
+    filters: SearchFilters,
+    limit: number,
+  ): { set: CandidateSet; texts: Map<number, string> };
 }
 
 export function createPgRetriever(db: PgStore): PgRetriever {
   const { pg } = db;
   const stats = createTermStats(db);
 
-  /** Every term's probe: exact identifier form when it is found, else its full expression. */
+  /**
+   * Every term's probe: exact identifier form when it is found, else its full expression. A
+   * word counted common before (`term_df`) or that the planner statistics put well above DF_CAP
+   * is not counted again: a bounded count of a common word reads DF_CAP heap rows (milliseconds).
+   */
   function probes(query: ParsedQuery): { probes: Probe[]; total: number } {
     const exact = query.terms.map((t) => (t.kind === 'ident' ? exactIdentQuery(t) || null : null));
     const full = query.terms.map((t) => termQuery(t) || null);
     const like = query.terms.map((t) =>
       t.kind === 'ident' && db.capabilities.trigram ? containsPattern(t.text) : null,
     );
+    const lex = query.terms.map(wordLexeme);
     const count = (e: string) =>
       `(SELECT count(*)::int FROM (SELECT 1 FROM steps WHERE fts @@ ${e} LIMIT ${DF_CAP}) x)`;
-    const r = pg.one<{ total: number; counts: { e: number; f: number; g: number }[] }>(
-      `SELECT coalesce((SELECT max(id) FROM steps), 0) AS total,
-        coalesce((SELECT json_agg(json_build_object('e', z.e, 'f', z.f, 'g',
+    const r = pg.one<{ total: number; counts: Counted[] }>(
+      `WITH mce AS MATERIALIZED (
+         SELECT st.most_common_elems::text::text[] AS elems, st.most_common_elem_freqs AS freqs
+         FROM pg_stats st WHERE st.schemaname = current_schema() AND st.tablename = 'steps' AND st.attname = 'fts')
+         , tot AS MATERIALIZED (SELECT coalesce(max(id), 0) AS n FROM steps)
+       SELECT (SELECT n FROM tot) AS total,
+        coalesce((SELECT json_agg(json_build_object('e', z.e, 'f', z.f, 'est', z.est, 'c', z.c, 'ct', z.ct, 'g',
           CASE WHEN z.e = 0 AND z.f = 0 AND z.pat IS NOT NULL
-            THEN (SELECT count(*)::int FROM (SELECT 1 FROM steps WHERE text ILIKE z.pat LIMIT ${DF_CAP}) y)
+            THEN (SELECT count(*)::int FROM (SELECT 1 FROM steps
+              WHERE ident_tokens <> '' AND ident_tokens ILIKE z.pat LIMIT ${DF_CAP}) y)
             ELSE 0 END) ORDER BY z.i)
-        FROM (SELECT u.i, u.pat,
-                CASE WHEN u.ex IS NULL THEN 0 ELSE ${count('u.ex::tsquery')} END AS e,
-                CASE WHEN u.fu IS NULL THEN 0 ELSE ${count('u.fu::tsquery')} END AS f
-              FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(ex, fu, pat, i)
+        FROM (SELECT w.*, CASE WHEN w.fu IS NULL THEN 0 WHEN w.c >= ${DF_CAP} OR w.est IS NOT NULL THEN -1
+                  ELSE ${count('w.fu::tsquery')} END AS f
+              FROM (SELECT u.i, u.pat, u.fu, td.df AS c, td.total AS ct,
+                  CASE WHEN u.ex IS NULL THEN 0 ELSE ${count('u.ex::tsquery')} END AS e,
+                  (SELECT round(m.freqs[array_position(m.elems, u.lex)] * tot.n)::int FROM mce m, tot
+                    WHERE m.freqs[array_position(m.elems, u.lex)] * tot.n >= ${MCE_MIN_DF}) AS est
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(ex, fu, pat, lex, i)
+                LEFT JOIN term_df td ON u.lex IS NOT NULL AND td.term = u.fu
+                OFFSET 0) w
               OFFSET 0) z), '[]') AS counts`,
-      [exact, full, like],
+      [exact, full, like, lex],
     );
     const total = r?.total ?? 0;
     const counts = r?.counts ?? [];
     const list = query.terms.map((t, i): Probe => {
-      const c = counts[i] ?? { e: 0, f: 0, g: 0 };
+      const c = counts[i] ?? { e: 0, f: 0, est: null, g: 0, c: null, ct: null };
       if (exact[i] && c.e > 0) return { t, expr: exact[i]!, df: c.e };
-      if (c.f > 0 || !like[i] || c.g === 0) {
-        const df = c.f >= DF_CAP && t.kind === 'word' ? Math.max(c.f, stats.df(full[i]!, total)) : c.f;
+      if (c.f !== 0 || !like[i] || c.g === 0) {
+        // Not counted: a common word's exact frequency is cached; a frequent one's is estimated.
+        const est = c.f < 0 && c.est !== null && c.est < DF_CAP && !(c.c !== null && c.c >= DF_CAP);
+        const common = !est && (c.f < 0 || c.f >= DF_CAP);
+        const stored = c.c === null ? undefined : { df: c.c, total: c.ct ?? 0 };
+        const df = est ? c.est! : common && lex[i] ? Math.max(c.f, stats.df(full[i]!, total, stored)) : c.f;
         return { t, expr: full[i] ?? '', df };
       }
       return { t, expr: '', df: c.g, like: like[i]! };
@@ -172,7 +213,11 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         ({ params, p } = paramList());
         where = filterWhere(filters, p);
       };
-      const from = `FROM steps s JOIN threads t ON t.tid = s.tid`;
+      // The threads only when a filter is on them.
+      const from =
+        filters.agents?.length || filters.project || filters.thread
+          ? `FROM steps s JOIN threads t ON t.tid = s.tid`
+          : 'FROM steps s';
       const cond = (match: string) => [match, ...where].join(' AND ');
       const branches: string[] = [];
       const tsq = (expr: string) => `${p(withoutExcluded(expr, excluded))}::tsquery`;
@@ -186,9 +231,13 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         const weights = rare.map(
           (x) => `CASE WHEN m.fts @@ ${p(x.expr)}::tsquery THEN ${idf(x.df, total).toFixed(6)} ELSE 0 END`,
         );
+        // Every match is ranked when they fit the budget (no sort of wide rows to find the most
+        // recent ones first); else the RANK_BUDGET most recent.
+        const recentFirst = rare.reduce((n, x) => n + x.df, 0) > RANK_BUDGET;
         branches.push(`(SELECT 0 AS ord, m.id,
             (${KIND_WEIGHT_SQL}) * (${weights.join(' + ')}) + 0.1 * ts_rank_cd(${RANK_WEIGHTS}, m.fts, ${any}, 32) AS rank
-          FROM (SELECT s.id, s.kind, s.fts ${from} WHERE ${cond(`s.fts @@ ${any}`)} ORDER BY s.id DESC LIMIT ${RANK_BUDGET}) m
+          FROM (SELECT s.id, s.kind, s.fts ${from} WHERE ${cond(`s.fts @@ ${any}`)}
+            ${recentFirst ? `ORDER BY s.id DESC LIMIT ${RANK_BUDGET}` : ''}) m
           ORDER BY rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
       }
       // 2. Steps with every word, and (for longer queries) with all but the commonest and with
@@ -205,27 +254,28 @@ export function createPgRetriever(db: PgStore): PgRetriever {
       // An identifier found only as a substring: the most recent steps containing it.
       substrings.forEach((x, i) => {
         const not = excluded ? ` AND NOT s.fts @@ ${p(excluded)}::tsquery` : '';
-        branches.push(recent(4 + i, `s.text ILIKE ${p(x.like)}${not}`, PROBE_LIMIT));
+        branches.push(
+          recent(4 + i, `s.ident_tokens <> '' AND s.ident_tokens ILIKE ${p(x.like)}${not}`, PROBE_LIMIT),
+        );
       });
 
+      // One row per step (its first list), with the text the search layer scores: the texts
+      // come with the candidates instead of in a round trip of their own.
       const run = (list: string[]): Candidate[] => {
         if (list.length === 0) return [];
         const rows = pg.query<Row>(
-          `SELECT ${CANDIDATE_COLS}, c.rank, c.ord = 0 AS ranked, c.ord
-           FROM (${list.join(' UNION ALL ')}) c JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid
+          `SELECT ${CANDIDATE_COLS}, c.rank, c.ord = 0 AS ranked, c.ord, left(s.text, ${TEXT_CHARS}) AS text
+           FROM (SELECT DISTINCT ON (u.id) u.* FROM (${list.join(' UNION ALL ')}) u ORDER BY u.id, u.ord) c
+             JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid
            ORDER BY c.ord, c.rank DESC, s.id DESC`,
           params,
         );
-        const seen = new Set<number>();
-        const out: Candidate[] = [];
-        for (const r of rows) {
-          const c = toCandidate(r);
-          if (seen.has(c.rowid)) continue;
-          seen.add(c.rowid);
-          out.push(c);
-        }
-        return out;
+        return rows.map((r) => {
+          texts.set(r.rowid as number, r.text as string);
+          return toCandidate(r);
+        });
       };
+      const texts = new Map<number, string>();
       let candidates = run(branches);
       // 3. Nothing yet: the most recent steps with any of the words.
       if (candidates.length === 0 && words.length > 0) {
@@ -234,7 +284,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         candidates = run([recent(5, any, Math.max(0, Math.floor(limit)))]);
       }
       const inIndexRank = query.terms.map((t) => rare.some((x) => x.t === t));
-      return { candidates, dfs, total, inIndexRank };
+      return { set: { candidates, dfs, total, inIndexRank }, texts };
     },
   };
 }
@@ -244,17 +294,15 @@ export function createPgRetriever(db: PgStore): PgRetriever {
  * once the index has grown by a quarter (a count over a GIN posting list of a very common word
  * costs tens of milliseconds on a large index; words repeat across queries).
  */
-function createTermStats(db: PgStore): { df(expr: string, total: number): number } {
+function createTermStats(db: PgStore): {
+  df(expr: string, total: number, stored?: { df: number; total: number }): number;
+} {
   const memory = new Map<string, { df: number; total: number }>();
   const fresh = (e: { total: number } | undefined, total: number) => !!e && total <= e.total * 1.25 + 100;
   return {
-    df(expr, total) {
+    df(expr, total, stored) {
       const cached = memory.get(expr);
       if (fresh(cached, total)) return cached!.df;
-      const stored = db.pg.one<{ df: number; total: number; n: number }>(
-        `SELECT t.df, t.total FROM term_df t WHERE t.term = $1`,
-        [expr],
-      );
       if (fresh(stored, total)) {
         memory.set(expr, stored!);
         return stored!.df;

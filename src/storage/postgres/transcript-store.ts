@@ -7,6 +7,7 @@
  * `externalChanges()` reads `transcript_version`, a counter every write transaction bumps, minus
  * the bumps this store made itself: it moves only when another connection commits a write.
  */
+import { HippoError } from '../../core/errors.js';
 import type { ParsedQuery } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import type {
@@ -17,8 +18,22 @@ import type {
   TranscriptStore,
 } from '../../ports/transcript-store.js';
 import type { PgStore } from './open.js';
-import { createPgRetriever, filterWhere } from './transcript-retrieval.js';
+import { createPgRetriever, filterWhere, TEXT_CHARS } from './transcript-retrieval.js';
 import { createPgTranscriptWriter } from './transcript-writer.js';
+
+/**
+ * A write transaction that brings the steps written since the last ANALYZE to this many, and to
+ * at least the table's size then (it doubled), analyzes it: bulk loads would otherwise be
+ * planned blind until autovacuum comes round (it plans `fts @@ common-word` as rare).
+ */
+const ANALYZE_MIN_ROWS = 5000;
+
+/**
+ * A write transaction that brings the steps written since the GIN pending lists were last merged
+ * to this many merges them: every index search reads its whole pending list (up to 4 MB), which
+ * made searches right after a bulk load several times slower.
+ */
+const CLEAN_MIN_ROWS = 500;
 
 /** The tables this store owns (for the size in stats). */
 const TABLES = ['threads', 'steps', 'files', 'issues', 'term_df', 'transcript_version'];
@@ -89,8 +104,12 @@ const STEP_COLS = `t.id AS thread_id, t.source, s.step, s.role, s.kind, s.text, 
 export function createPgTranscriptStore(db: PgStore): TranscriptStore {
   const { pg } = db;
   const path = db.schema === 'public' ? pg.label : `${pg.label} (schema ${db.schema})`;
-  if (db.capabilities.trigram) ensureTrigramIndex(db);
+  let analyzedRows = prepareTable(db);
+  let sinceAnalyze = 0;
+  let sinceClean = 0;
   let ownWrites = 0;
+  /** The texts of the last candidates, until stepTexts takes them or a write makes them stale. */
+  let candidateTexts = new Map<number, string>();
   const writer = createPgTranscriptWriter(pg);
   const retriever = createPgRetriever(db);
   /** Reads inside a write transaction must see the steps the writer still holds. */
@@ -138,20 +157,47 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
       return pg.one<{ source: string }>('SELECT source FROM threads WHERE id = $1', [threadId])?.source;
     },
     write(fn) {
-      const out = pg.transaction(() => writer.run(fn), 'write');
+      let out: ReturnType<typeof fn>;
+      candidateTexts = new Map();
+      try {
+        out = pg.transaction(() => writer.run(fn), 'write');
+      } finally {
+        sinceAnalyze += writer.takeWritten();
+      }
       ownWrites++;
+      if (pg.inTransaction) return out;
+      if (sinceAnalyze >= Math.max(ANALYZE_MIN_ROWS, analyzedRows)) {
+        analyzedRows += sinceAnalyze;
+        sinceAnalyze = sinceClean = 0;
+        analyze(db);
+      } else if (sinceAnalyze - sinceClean >= CLEAN_MIN_ROWS) {
+        sinceClean = sinceAnalyze;
+        cleanPendingLists(db);
+      }
       return out;
     },
     candidates(query: ParsedQuery, filters, limit) {
-      return read(() => retriever.candidates(query, filters, limit));
+      const { set, texts } = read(() => retriever.candidates(query, filters, limit));
+      candidateTexts = texts;
+      return set;
     },
     stepTexts(rowids) {
+      // The search layer asks for the texts of the candidates it was just given: they came
+      // with them (one snapshot, no round trip). Anything else is read.
       const out = new Map<number, string>();
-      if (rowids.length === 0) return out;
+      const have = candidateTexts;
+      candidateTexts = new Map();
+      const missing: number[] = [];
+      for (const id of rowids) {
+        const text = have.get(id);
+        if (text === undefined) missing.push(id);
+        else out.set(id, text);
+      }
+      if (missing.length === 0) return out;
       read(() => {
         const rows = pg.query<{ id: number; text: string }>(
-          'SELECT id, left(text, 6000) AS text FROM steps WHERE id = ANY($1::bigint[])',
-          [rowids],
+          `SELECT id, left(text, ${TEXT_CHARS}) AS text FROM steps WHERE id = ANY($1::bigint[])`,
+          [missing],
         );
         for (const r of rows) out.set(r.id, r.text);
       });
@@ -289,15 +335,52 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
 
 /**
  * The trigram index for identifier substrings, created on first use of a server that has
- * pg_trgm (the migration must work without it). Looked up first: CREATE INDEX IF NOT EXISTS
- * would wait for the table's writers even when the index is there.
+ * pg_trgm (the migration must work without it). It covers `ident_tokens`, the step's
+ * identifier-like tokens (transcript-fts.ts identTokens), not the whole text: the substring
+ * lookup is only ever for an identifier, and trigrams of prose made indexing 4× slower. Partial,
+ * so the many steps without identifiers cost nothing. Looked up first: CREATE INDEX IF NOT
+ * EXISTS would wait for the table's writers even when the index is there.
+ * Returns the steps the planner statistics last counted (0 when never analyzed).
  */
-function ensureTrigramIndex(db: PgStore): void {
-  const have = db.pg.one<{ ok: boolean }>(`SELECT to_regclass('steps_text_trgm') IS NOT NULL AS ok`);
-  if (have?.ok) return;
+function prepareTable(db: PgStore): number {
+  const r = db.pg.one<{ ok: boolean; rows: number }>(
+    `SELECT to_regclass('steps_ident_trgm') IS NOT NULL AS ok,
+       greatest(coalesce((SELECT reltuples FROM pg_class WHERE oid = to_regclass('steps')), 0), 0)::float8 AS rows`,
+  );
+  if (db.capabilities.trigram && !r?.ok) {
+    try {
+      db.pg.exec(
+        `CREATE INDEX IF NOT EXISTS steps_ident_trgm ON steps USING GIN (ident_tokens public.gin_trgm_ops)
+         WHERE ident_tokens <> ''`,
+      );
+    } catch {
+      // without it, substring lookups scan: slower, still correct
+    }
+  }
+  return r?.rows ?? 0;
+}
+
+/**
+ * Fresh planner statistics after a bulk write, and the GIN indexes' pending lists merged (every
+ * search reads the whole pending list; only autovacuum would merge it otherwise). Best effort:
+ * a role that does not own the tables just leaves it to autovacuum.
+ */
+function analyze(db: PgStore): void {
   try {
-    db.pg.exec('CREATE INDEX IF NOT EXISTS steps_text_trgm ON steps USING GIN (text public.gin_trgm_ops)');
-  } catch {
-    // without it, substring lookups scan: slower, still correct
+    db.pg.exec('ANALYZE (SKIP_LOCKED) threads, steps');
+  } catch (e) {
+    if (e instanceof HippoError) throw e;
+  }
+  cleanPendingLists(db);
+}
+
+function cleanPendingLists(db: PgStore): void {
+  try {
+    db.pg.exec(
+      `SELECT gin_clean_pending_list(i) FROM unnest(ARRAY[to_regclass('steps_fts'), to_regclass('steps_ident_trgm')]) i
+       WHERE i IS NOT NULL`,
+    );
+  } catch (e) {
+    if (e instanceof HippoError) throw e;
   }
 }

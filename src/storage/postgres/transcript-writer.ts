@@ -14,7 +14,7 @@
 import type { ParseIssue } from '../../core/types.js';
 import type { FileCursor, PreparedStep, TranscriptWriter } from '../../ports/transcript-store.js';
 import type { PgSync } from './sync-client.js';
-import { stepTsvector } from './transcript-fts.js';
+import { identTokens, stepTsvector } from './transcript-fts.js';
 
 const MAX_ISSUES_PER_FILE = 100;
 /** Buffered steps sent at most in one statement (and the text size that also triggers a flush). */
@@ -49,6 +49,8 @@ export interface PgWriterHost {
   run<T>(fn: (w: TranscriptWriter) => T): T;
   /** Send buffered steps, cursors and counts now (a read is coming). */
   flush(): void;
+  /** Steps sent (inserted or changed) since the last call. */
+  takeWritten(): number;
 }
 
 export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
@@ -56,6 +58,7 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
   const threads = new Map<string, ThreadState>();
   const steps = new Map<string, BufferedStep>();
   let stepChars = 0;
+  let written = 0;
   const meta = new Map<string, { tid: number; step: number; ts: string | null; line: number }>();
   const cursors = new Map<string, FileCursor & { at: string }>();
   const counts = new Set<string>();
@@ -81,6 +84,7 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
         WHERE s.tid = v.tid AND s.step = v.step`);
     }
     if (rows.length > 0) {
+      written += rows.length;
       const at = params.length;
       params.push(
         rows.map((r) => r.tid),
@@ -95,14 +99,16 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
         rows.map((r) => clean(r.s.idents)),
         rows.map((r) => r.s.hash),
         rows.map((r) => stepTsvector(r.s.kind, r.s.text, r.s.idents)),
+        rows.map((r) => clean(identTokens(r.s.text))),
       );
       const $ = (i: number) => `$${at + i}`;
-      const insert = `INSERT INTO steps (tid, step, role, kind, text, tool, target, ts, line, idents, hash, fts)
+      const insert = `INSERT INTO steps (tid, step, role, kind, text, tool, target, ts, line, idents, hash, fts, ident_tokens)
         SELECT * FROM unnest(${$(1)}::bigint[], ${$(2)}::bigint[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[],
-          ${$(6)}::text[], ${$(7)}::text[], ${$(8)}::text[], ${$(9)}::bigint[], ${$(10)}::text[], ${$(11)}::bigint[], ${$(12)}::tsvector[])
+          ${$(6)}::text[], ${$(7)}::text[], ${$(8)}::text[], ${$(9)}::bigint[], ${$(10)}::text[], ${$(11)}::bigint[],
+          ${$(12)}::tsvector[], ${$(13)}::text[])
         ON CONFLICT (tid, step) DO UPDATE SET role = excluded.role, kind = excluded.kind, text = excluded.text,
           tool = excluded.tool, target = excluded.target, ts = excluded.ts, line = excluded.line,
-          idents = excluded.idents, hash = excluded.hash, fts = excluded.fts`;
+          idents = excluded.idents, hash = excluded.hash, fts = excluded.fts, ident_tokens = excluded.ident_tokens`;
       parts.push(insert);
     }
     // Both in one statement when both are due (they touch different rows).
@@ -306,6 +312,11 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
       if (depth === 0) return;
       flushSteps();
       sendCursorsAndCounts(null);
+    },
+    takeWritten() {
+      const n = written;
+      written = 0;
+      return n;
     },
   };
 }

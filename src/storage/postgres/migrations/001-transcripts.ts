@@ -4,8 +4,9 @@
  * index. The tsvector is built by the store (transcript-fts.ts) with SQLite's tokenizer rules —
  * unicode61 words, `_` inside words, diacritics folded, Porter stems — so both backends match
  * the same words; the step's text is weight A, its identifier terms B (C for tool steps).
- * Timestamps stay ISO TEXT, compared byte-wise (COLLATE "C") as SQLite does. The trigram index
- * for identifier substrings is created by the store when pg_trgm is there (this must run without).
+ * Timestamps stay ISO TEXT, compared byte-wise (COLLATE "C") as SQLite does. `ident_tokens`
+ * (PostgreSQL only) holds the step's identifier-like tokens; the trigram index over it, for
+ * identifier substrings, is created by the store when pg_trgm is there (this must run without).
  * `transcript_version` is bumped by every write transaction (TranscriptStore.externalChanges).
  */
 export const sql = `
@@ -39,6 +40,7 @@ CREATE TABLE steps (
   ts       TEXT COLLATE "C",
   line     BIGINT NOT NULL,
   idents   TEXT NOT NULL DEFAULT '',
+  ident_tokens TEXT NOT NULL DEFAULT '',
   hash     BIGINT NOT NULL,
   fts      TSVECTOR NOT NULL DEFAULT ''::tsvector
 );
