@@ -10,15 +10,21 @@
  *    sent on a fixed schedule whatever the answers do, and latency is measured from the scheduled
  *    time (no coordinated omission). Short probes step the rate up until p99 > 50 ms or an error;
  *    the highest passing rate then runs for --duration seconds.
+ * 3. The same mix driven by autocannon (the npm load generator): closed loop, 8 keep-alive
+ *    connections, at full speed (throughput) and capped at the sustained rate (latency).
  * Server CPU (% of one core) and RSS come from /proc/<pid>. Bounded: every phase has a time and
- * a request cap. Prints a table; writes bench/.out/http.json.
+ * a request cap. Prints a table; writes bench/.out/http-<backend>.json.
+ *
+ * --backend postgres copies the benchmark store into a fresh schema on HIPPO_DATABASE_URL (or
+ * HIPPO_TEST_DATABASE_URL) with `hippo migrate` (timed), serves from it, and drops the schema.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
@@ -35,8 +41,14 @@ const { values } = parseArgs({
     probe: { type: 'string', default: '3' },
     /** questions (the corpus's planted questions) or keywords (the longest word of each). */
     queries: { type: 'string', default: 'questions' },
+    backend: { type: 'string', default: 'sqlite' },
   },
 });
+const BACKEND = values.backend === 'postgres' ? 'postgres' : 'sqlite';
+const PG_BASE = process.env.HIPPO_DATABASE_URL ?? process.env.HIPPO_TEST_DATABASE_URL;
+if (BACKEND === 'postgres' && !PG_BASE) throw new Error('--backend postgres needs HIPPO_DATABASE_URL');
+let dropSchema = () => {};
+let migrateS = Number.NaN;
 const STEPS = Number(values.steps);
 const DURATION_S = Number(values.duration);
 const PROBE_S = Number(values.probe);
@@ -49,11 +61,19 @@ let inProcess = { p50: Number.NaN, p99: Number.NaN };
 // ---- the store ------------------------------------------------------------------------------
 
 /** A private copy of the benchmark store (online backup: consistent even while others use it). */
-async function prepareHome(): Promise<{ home: string; env: Record<string, string>; queries: string[] }> {
+async function prepareHome(): Promise<{
+  home: string;
+  env: Record<string, string>;
+  queries: string[];
+}> {
   const root = mkdtempSync(join(tmpdir(), 'hippo-bench-http-'));
   const hippoHome = join(root, 'hippo');
   mkdirSync(hippoHome, { recursive: true });
-  const env = { HOME: join(root, 'home'), HIPPO_HOME: hippoHome, PATH: process.env.PATH ?? '' };
+  const env: Record<string, string> = {
+    HOME: join(root, 'home'),
+    HIPPO_HOME: hippoHome,
+    PATH: process.env.PATH ?? '',
+  };
   const data = join(ROOT, 'bench', '.data');
   const corpus = join(data, `corpus-${STEPS}-s1`);
   const db = join(data, `hippo-${STEPS}-s1.db`);
@@ -72,6 +92,30 @@ async function prepareHome(): Promise<{ home: string; env: Record<string, string
     const engine = createEngine(loadConfig({}, env), { locateHome: corpus });
     engine.transcripts.index();
     engine.close();
+  }
+  if (BACKEND === 'postgres') {
+    // The same store, copied into a fresh schema by `hippo migrate` (timed: it is a user path too).
+    const schema = `bench_${process.pid}`;
+    const u = new URL(PG_BASE!);
+    u.searchParams.set('schema', schema);
+    const t = performance.now();
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin', 'hippo.js'), 'migrate', '--to', u.toString(), '--json'],
+      {
+        env,
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      },
+    );
+    if (r.status !== 0) throw new Error(`migrate failed: ${r.stderr}`);
+    migrateS = round((performance.now() - t) / 1000, 1);
+    log(`migrated into PostgreSQL schema ${schema} in ${migrateS} s`);
+    Object.assign(env, { HIPPO_DATABASE_URL: u.toString() });
+    dropSchema = () => {
+      const base = new URL(PG_BASE!);
+      spawnSync('psql', [base.toString(), '-qc', `DROP SCHEMA IF EXISTS ${schema} CASCADE`]);
+    };
   }
   const qfile = join(corpus, 'questions.jsonl');
   const queries = existsSync(qfile)
@@ -170,11 +214,30 @@ const mixed = (m: Mix): Promise<number> => mixedOf(m, m.n % 10);
 
 /** Request number `m.n` of the kind that `r` (0–9) picks: 0–5 search, 6–7 append, 8–9 memory add. */
 function mixedOf(m: Mix, r: number): Promise<number> {
+  const x = mixRequest(m, r);
+  return send(x.method, x.path, x.json);
+}
+
+function mixRequest(
+  m: Mix,
+  r: number,
+): { method: string; path: string; json?: unknown; body?: string; headers: Record<string, string> } {
   const i = m.n++;
+  const withBody = (method: string, path: string, json: unknown) => ({
+    method,
+    path,
+    json,
+    body: JSON.stringify(json),
+    headers: { 'content-type': 'application/json' },
+  });
   if (r < 6)
-    return send('GET', `/v1/search?q=${encodeURIComponent(m.queries[i % m.queries.length])}&limit=10`);
+    return {
+      method: 'GET',
+      path: `/v1/search?q=${encodeURIComponent(m.queries[i % m.queries.length])}&limit=10`,
+      headers: {},
+    };
   if (r < 8)
-    return send('POST', `/v1/saved-threads/${m.threads[i % m.threads.length]}/messages`, {
+    return withBody('POST', `/v1/saved-threads/${m.threads[i % m.threads.length]}/messages`, {
       messages: [
         {
           role: i % 2 ? 'assistant' : 'user',
@@ -182,7 +245,7 @@ function mixedOf(m: Mix, r: number): Promise<number> {
         },
       ],
     });
-  return send('POST', '/v1/memories', {
+  return withBody('POST', '/v1/memories', {
     content: `Benchmark memory ${i} ${process.pid}: ${m.queries[(i * 7) % m.queries.length]} (${Math.random().toString(36).slice(2)})`,
     labels: ['bench'],
   });
@@ -373,7 +436,57 @@ async function main(): Promise<void> {
       if (sustained.p99 <= P99_GOAL_MS && sustained.errors === 0) break;
     }
 
+    // The npm load generator over the same mix: full speed, then capped at the sustained rate.
+    const cannon = async (rate?: number) => {
+      const c0 = procSample(pid);
+      const t = performance.now();
+      const r = await autocannon({
+        url: base,
+        connections: 8,
+        duration: DURATION_S,
+        ...(rate ? { overallRate: rate } : {}),
+        headers,
+        requests: [
+          {
+            setupRequest: (req: autocannon.Request) => {
+              const x = mixRequest(mix, mix.n % 10);
+              return {
+                ...req,
+                method: x.method as autocannon.Request['method'],
+                path: x.path,
+                body: x.body,
+                headers: { ...headers, ...x.headers },
+              };
+            },
+          },
+        ],
+      });
+      const wall = (performance.now() - t) / 1000;
+      const s = procSample(pid);
+      const out = {
+        rate: rate ?? 'max',
+        req_s: round(r.requests.average, 0),
+        p50: r.latency.p50,
+        p90: r.latency.p90,
+        p99: r.latency.p99,
+        max: r.latency.max,
+        errors: r.errors + r.timeouts + r.non2xx,
+        cpuPct: round((100 * (s.cpuS - c0.cpuS)) / wall, 0),
+        rssMb: round(s.rss / 1048576, 0),
+      };
+      log(
+        `  autocannon ${out.rate}: ${out.req_s} req/s p50 ${out.p50} p99 ${out.p99} errors ${out.errors} cpu ${out.cpuPct}%`,
+      );
+      return out;
+    };
+    log(`autocannon, 8 connections, ${DURATION_S} s`);
+    const cannonMax = await cannon();
+    const cannonAt = best > 0 ? await cannon(best) : undefined;
+
     const results = {
+      backend: BACKEND,
+      migrate_s: migrateS,
+      autocannon: { max: cannonMax, at_sustained_rate: cannonAt },
       store: { steps: STEPS },
       queries: values.queries,
       auth: values.keyless ? 'keyless (loopback)' : 'bearer key',
@@ -386,10 +499,13 @@ async function main(): Promise<void> {
       sustained,
     };
     mkdirSync(join(ROOT, 'bench', '.out'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench', '.out', 'http.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(
+      join(ROOT, 'bench', '.out', `http-${BACKEND}.json`),
+      `${JSON.stringify(results, null, 2)}\n`,
+    );
     const s = sustained;
     console.log(`
-| HTTP server (${STEPS.toLocaleString('en-US')} steps, ${values.queries}, ${results.auth}, loopback, keep-alive) | |
+| HTTP server on ${BACKEND} (${STEPS.toLocaleString('en-US')} steps, ${values.queries}, ${results.auth}, loopback, keep-alive) | |
 |---|---|
 | search round trip p50 / p90 / p99 | ${search.p50} / ${search.p90} / ${search.p99} ms |
 | the same searches in process (no HTTP) p50 / p99 | ${inProcess.p50} / ${inProcess.p99} ms |
@@ -399,12 +515,15 @@ async function main(): Promise<void> {
 | mixed load (60% search, 20% append, 20% memory add), ${s?.seconds ?? '—'} s | ${s ? `${s.achieved} req/s offered ${s.rate}/s` : '—'} |
 | mixed p50 / p99 / max | ${s ? `${s.p50} / ${s.p99} / ${s.max} ms` : '—'} |
 | errors | ${s?.errors ?? '—'} |
-| server CPU (% of one core) / RSS end / RSS peak | ${s ? `${s.cpuPct}% / ${s.rssMb} MB / ${s.rssPeakMb} MB` : '—'} |`);
+| server CPU (% of one core) / RSS end / RSS peak | ${s ? `${s.cpuPct}% / ${s.rssMb} MB / ${s.rssPeakMb} MB` : '—'} |
+| autocannon (8 connections), full speed: req/s, p50 / p99, errors, server CPU | ${cannonMax.req_s} req/s, ${cannonMax.p50} / ${cannonMax.p99} ms, ${cannonMax.errors}, ${cannonMax.cpuPct}% |
+| autocannon capped at ${best || '—'}/s: p50 / p99, errors | ${cannonAt ? `${cannonAt.p50} / ${cannonAt.p99} ms, ${cannonAt.errors}` : '—'} |${BACKEND === 'postgres' ? `\n| hippo migrate of the store into PostgreSQL | ${migrateS} s |` : ''}`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     agent.destroy();
     rmSync(home, { recursive: true, force: true });
+    dropSchema();
   }
 }
 
