@@ -19,7 +19,7 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
   const transcripts = createPgTranscriptStore(db);
   return lazyStores({
     kind: 'postgres',
-    location: db.pg.label,
+    location: db.schema === 'public' ? db.pg.label : `${db.pg.label}?schema=${db.schema}`,
     capabilities: db.capabilities,
     transcripts,
     memories: () => createPgMemoryStore(db),
