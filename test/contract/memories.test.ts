@@ -575,6 +575,49 @@ test('one scripted sequence gives the same results on every backend', {
   for (let i = 0; i < Math.max(a.length, b.length); i++) assert.deepEqual(b[i], a[i], `step ${i}`);
 });
 
+test('stems, word boundaries, accents and identifiers find the same memories on every backend', {
+  skip: BACKENDS.some((b) => b.skip) ? 'needs every backend' : false,
+}, () => {
+  const texts = [
+    'The Deployment waits for the queue to drain',
+    'Two deployments failed on Friday',
+    'Call handle_webhook before retrying',
+    'handleWebhook in src/payments/webhook.ts verifies signatures',
+    'Crème brûlée at the Ñandú café, naïve RÉSUMÉ',
+    'We handle errors with a wrapper',
+  ];
+  const cases: [string, number[]][] = [
+    ['deployments', [0, 1]],
+    ['Deployment', [0, 1]],
+    // Memories index identifiers' parts beside the text (core/idents.ts), on both backends.
+    ['handle', [2, 3, 5]],
+    ['handle_webhook', [2, 3]],
+    ['handleWebhook', [2, 3]],
+    ['webhook.ts', [3]],
+    ['src/payments/webhook.ts', [3]],
+    ['resume', [4]],
+    ['creme nandu', [4]],
+    ['"creme brulee"', [4]],
+    ['deplo* -friday', [0]],
+  ];
+  const results = BACKENDS.map((b) => {
+    const lab = memoryLabOn(b.name);
+    try {
+      const made = texts.map((content) => lab.memories.add({ content }).id);
+      return cases.map(([q, want]) => {
+        const got = ids(lab.memories.search(q, { limit: 100 }))
+          .map((id) => made.indexOf(id))
+          .sort();
+        assert.deepEqual(got, want, `${q} (${b.name})`);
+        return got;
+      });
+    } finally {
+      lab.cleanup();
+    }
+  });
+  assert.deepEqual(results[1], results[0]);
+});
+
 const execFileP = promisify(execFile);
 const CHILD = join(import.meta.dirname, '..', 'support', 'memory-writer-child.ts');
 

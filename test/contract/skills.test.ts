@@ -506,7 +506,32 @@ test('one scripted sequence gives the same answers on every backend', (t) => {
     });
     step('accept', () => skills.accept('release-notes', proposal));
     step('stage', () => skills.setStage('hotfix', 'active'));
+    step('add 5', () =>
+      skills.add(
+        skill(
+          'webhook-drain',
+          'Use when a Deployment waits on webhooks',
+          'Call handle_webhook; see handleWebhook.ts in src/payments/webhook.ts.',
+        ),
+      ),
+    );
+    step('add 6', () =>
+      skills.add(
+        skill('resume-writing', 'Use when writing a Résumé', 'Crème brûlée first; deployments later.'),
+      ),
+    );
     for (const q of [
+      'deployments',
+      'Deployment',
+      'handle',
+      'handle_webhook',
+      'handleWebhook',
+      'webhook.ts',
+      'src/payments/webhook.ts',
+      'resume',
+      'RÉSUMÉ',
+      '"creme brulee"',
+      'deploy* -webhook',
       'write release notes',
       'production deploy',
       'ship* -hotfix',

@@ -3,6 +3,7 @@ import { HippoError } from '../../core/errors.js';
 import { type Memory, type MemoryStatus, memoryLink, threadLink, type UnitType } from '../../core/memory.js';
 import { contentHash } from '../../core/near-duplicate.js';
 import type { MemoryFilter } from '../../ports/memory-store.js';
+import { Params } from './sql-params.js';
 import { PgError } from './sync-client.js';
 
 export interface MemoryRow {
@@ -32,14 +33,7 @@ export interface MemoryRow {
   content_hash: string;
 }
 
-/** Positional parameters collected while SQL is built: `p.add(v)` is the placeholder of `v`. */
-export class Params {
-  readonly values: unknown[] = [];
-  add(v: unknown): string {
-    this.values.push(v);
-    return `$${this.values.length}`;
-  }
-}
+export { Params };
 
 export function toMemory(r: MemoryRow): Memory {
   const hasProvenance = r.thread_id !== null || r.source !== null;

@@ -1,10 +1,6 @@
 /**
- * Full text for memories on PostgreSQL, tokenized here rather than by a text search config, so
- * PostgreSQL matches exactly what SQLite's FTS5 `porter unicode61 remove_diacritics 2
- * tokenchars '_'` matches: tokens are runs of letters, digits and `_`, lowercased, diacritics
- * removed, Porter-stemmed (core/porter.ts agrees with FTS5's stemmer). The document becomes a
- * tsvector literal (`'lexeme':pos<weight>`), a query a tsquery literal of quoted lexemes: no user
- * input can produce a tsquery syntax error, and no stemming config can disagree between the two.
+ * Full text for memories on PostgreSQL, tokenized by fts5-text.ts (SQLite FTS5's tokenizer and
+ * stemmer) rather than by a text search config, so PostgreSQL matches exactly what SQLite matches.
  *
  * Weights stand in for FTS5's column weights (title 2.0, labels 1.5, content 1.0, identifiers 0.5):
  * title A, labels B, content C, identifiers D, scored with RANK_WEIGHTS by ts_rank_cd.
@@ -17,43 +13,19 @@
  * any path or label is one short lexeme; a collision only widens a match the SQL filter rechecks.
  */
 import { fnv1a } from '../../core/hash.js';
-import { identParts, identTerms, joinedForm } from '../../core/idents.js';
+import { identTerms } from '../../core/idents.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import { ancestors } from '../../core/paths.js';
-import { porterStem } from '../../core/porter.js';
-import type { QueryTerm } from '../../core/query.js';
 import type { MemoryFilter } from '../../ports/memory-store.js';
+import { quoteLexeme, TsvectorBuilder } from './fts5-text.js';
+
+export { allOf, anyOf, rankQuery, termQuery, without } from './fts5-text.js';
 
 /** ts_rank_cd weights for {D, C, B, A}: FTS5's bm25 column weights halved. */
 export const RANK_WEIGHTS = '{0.25,0.5,0.75,1.0}';
 
-const TOKEN_RE = /[\p{L}\p{N}\p{Co}_]+/gu;
-/** A lexeme longer than this is cut (PostgreSQL refuses lexemes over 2 KB); query words are cut alike. */
-const MAX_LEXEME = 200;
-/** PostgreSQL keeps positions up to 16,383 and 256 of them per lexeme. */
-const MAX_POS = 16_383;
-const MAX_POSITIONS = 256;
 /** Positions skipped between fields, so a phrase never matches across two of them. */
 const FIELD_GAP = 8;
-
-function cut(token: string): string {
-  if (token.length <= MAX_LEXEME) return token;
-  const c = token.slice(0, MAX_LEXEME);
-  // Never end on half a surrogate pair.
-  return /[\uD800-\uDBFF]$/.test(c) ? c.slice(0, -1) : c;
-}
-
-/** The lexemes of a text, in order (what FTS5's tokenizer would emit for it). */
-export function lexemes(text: string): string[] {
-  const folded = text
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .normalize('NFC');
-  return (folded.match(TOKEN_RE) ?? []).map((t) => porterStem(cut(t)));
-}
-
-const quoteLexeme = (lex: string) => `'${lex.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 export interface IndexedMemoryText {
   title: string;
@@ -100,71 +72,11 @@ export function filterTags(f: MemoryFilter): string {
 
 /** The tsvector literal of a memory: title (A), labels (B), content (C), identifier forms (D), tags. */
 export function memoryVector(m: IndexedMemoryText): string {
-  const positions = new Map<string, string[]>();
-  let pos = 0;
-  const field = (text: string, weight: 'A' | 'B' | 'C' | 'D') => {
-    for (const lex of lexemes(text)) {
-      pos = Math.min(pos + 1, MAX_POS);
-      const at = positions.get(lex) ?? [];
-      if (at.length === 0) positions.set(lex, at);
-      if (at.length < MAX_POSITIONS) at.push(`${pos}${weight}`);
-    }
-    pos = Math.min(pos + FIELD_GAP, MAX_POS);
-  };
-  field(m.title, 'A');
-  field(m.labels.join(' '), 'B');
-  field(m.content, 'C');
-  field(identTerms(`${m.title}\n${m.content}`), 'D');
-  const out: string[] = [];
-  // PostgreSQL sorts and merges duplicate positions itself; a clamped position may repeat.
-  for (const [lex, at] of positions) out.push(`${quoteLexeme(lex)}:${[...new Set(at)].join(',')}`);
-  for (const t of new Set(tagsOf(m))) out.push(quoteLexeme(t));
-  return out.join(' ');
+  const v = new TsvectorBuilder();
+  v.text(m.title, 'A');
+  v.gap(FIELD_GAP).text(m.labels.join(' '), 'B');
+  v.gap(FIELD_GAP).text(m.content, 'C');
+  v.gap(FIELD_GAP).text(identTerms(`${m.title}\n${m.content}`), 'D');
+  for (const t of tagsOf(m)) v.tag(t);
+  return v.toString();
 }
-
-/** A phrase of the text's lexemes (`'a' <-> 'b'`), the last one a prefix when asked; '' if none. */
-function phrase(text: string, prefix = false): string {
-  const lex = lexemes(text);
-  if (lex.length === 0) return '';
-  const parts = lex.map(quoteLexeme);
-  if (prefix) parts[parts.length - 1] += ':*';
-  return parts.length === 1 ? parts[0] : `(${parts.join(' <-> ')})`;
-}
-
-/** A query term as a tsquery (FTS5's termExpr): '' when it has no lexeme. */
-export function termQuery(t: QueryTerm): string {
-  switch (t.kind) {
-    case 'word':
-    case 'phrase':
-      return phrase(t.text);
-    case 'prefix':
-      return phrase(t.text, true);
-    case 'ident': {
-      const alts = new Set<string>();
-      const joined = phrase(joinedForm(t.text));
-      if (joined) alts.add(joined);
-      // The parts anywhere in the memory: `handleWebhook.ts` finds `handle_webhook.ts`.
-      const parts = identParts(t.text)
-        .map((p) => phrase(p))
-        .filter(Boolean);
-      if (parts.length > 1) alts.add(`(${parts.join(' & ')})`);
-      else if (parts.length === 1) alts.add(parts[0]);
-      return alts.size > 1 ? `(${[...alts].join(' | ')})` : ([...alts][0] ?? '');
-    }
-  }
-}
-
-/** The single phrase a term is ranked by: an identifier by its joined form (`src_db_ts`). */
-export function rankQuery(t: QueryTerm): string {
-  if (t.kind !== 'ident') return termQuery(t);
-  const joined = phrase(joinedForm(t.text));
-  if (joined) return joined;
-  const parts = identParts(t.text);
-  return parts.length ? phrase(parts.join(' ')) : '';
-}
-
-export const anyOf = (qs: readonly string[]) => qs.map((q) => `(${q})`).join(' | ');
-export const allOf = (qs: readonly string[]) => qs.map((q) => `(${q})`).join(' & ');
-/** `core` without any of the excluded queries. */
-export const without = (core: string, excluded: readonly string[]) =>
-  excluded.length ? `(${core}) & !(${anyOf(excluded)})` : core;

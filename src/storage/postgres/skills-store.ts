@@ -23,9 +23,11 @@ import type {
   SkillVersionRow,
   TrustCounts,
 } from '../../ports/skills-store.js';
+import { type Bm25Row, bm25, bm25Stats, candidatesSql, compileQuery, Fts5Row } from './fts5-rank.js';
+import { TsvectorBuilder } from './fts5-text.js';
 import type { PgStore } from './open.js';
-import { anyTermsTsquery, excludedTsquery, Params, termTsquery } from './skill-tsquery.js';
 import { isUniqueViolation, pgGuard } from './skill-wiki-guard.js';
+import { Params } from './sql-params.js';
 import type { PgSync } from './sync-client.js';
 
 interface Row {
@@ -43,9 +45,6 @@ interface Row {
 
 /** Every column but the search vector. */
 const COLS = 'id, space, name, description, head, body, version, stage, created_at, updated_at';
-
-/** ts_rank weights {D, C, B, A}: body 1, description 3, name 6, as FTS5's bm25(6, 3, 1). */
-const RANK_WEIGHTS = "'{0.1667, 0, 0.5, 1}'";
 
 const toSkill = (r: Row): SkillRow => ({
   id: r.id,
@@ -88,68 +87,59 @@ function filterSql(filter: SkillListFilter, p: Params, alias = ''): string {
   return sql;
 }
 
-/** The weight letter of each field in `skills.fts`. */
-const FIELD_WEIGHT: Record<SkillField, string> = { name: 'a', description: 'b', body: 'd' };
+/** FTS5's column order and bm25 weights of skills_fts (SQLite migration 004). */
+const FIELDS: readonly SkillField[] = ['name', 'description', 'body'];
+const BM25_WEIGHTS = [6, 3, 1];
 
+/** The search vector and token count of a skill's text. */
+function ftsOf(name: string, description: string, body: string): [string, number] {
+  const v = new TsvectorBuilder();
+  const n = v.text(name, 'A') + v.gap(8).text(description, 'B') + v.gap(8).text(body, 'D');
+  return [v.toString(), n];
+}
+
+/**
+ * SQLite's search: candidates ranked by FTS5's bm25(6, 3, 1) (ties by id), the fields each term
+ * matches in them, and each term's document count in the filter. One round trip: the GIN index
+ * returns the rows that may match, and fts5-rank.ts matches and ranks them as FTS5 does.
+ */
 function search(pg: PgSync, query: ParsedQuery, filter: SkillListFilter, limit: number): SkillSearchResult {
   const p = new Params();
+  const compiled = compileQuery(query);
   const where = filterSql(filter, p);
-  const terms = query.terms.map((t, i) => `(${i}, ${termTsquery(t, p)})`);
-  if (terms.length === 0) {
-    const total = pg.one<{ n: number }>(`SELECT count(*) AS n FROM skills WHERE ${where}`, p.values)?.n ?? 0;
-    return { total, termDocs: [], candidates: [] };
+  const sql = candidatesSql(query, compiled, 'skills', COLS, where, (v) => p.add(v));
+  if (!sql) {
+    const total = pg.one<{ n: number }>(`SELECT count(*)::int AS n FROM skills WHERE ${where}`, p.values)!.n;
+    return { total, termDocs: query.terms.map(() => 0), candidates: [] };
   }
-  const any = anyTermsTsquery(query, p)!;
-  const excluded = excludedTsquery(query, p);
-  const limitParam = p.add(limit);
-  // A term matches a skill when it matches within one field, as FTS5 phrases never span columns;
-  // `fts @@ q` first lets the GIN index narrow the rows.
-  const inField = (f: SkillField) => `ts_filter(f.fts, '{${FIELD_WEIGHT[f]}}') @@ t.q`;
-  const sql = `
-    WITH f AS MATERIALIZED (SELECT ${COLS}, fts FROM skills WHERE ${where}),
-    t(i, q) AS (VALUES ${terms.join(', ')}),
-    hit AS (
-      SELECT f.id, t.i, ${inField('name')} AS n, ${inField('description')} AS d, ${inField('body')} AS b
-      FROM f JOIN t ON f.fts @@ t.q
-    ),
-    m AS (SELECT * FROM hit WHERE n OR d OR b),
-    cand AS (
-      SELECT f.*, ts_rank(${RANK_WEIGHTS}, f.fts, ${any}) AS rank FROM f
-      WHERE f.id IN (SELECT id FROM m)
-        ${excluded ? `AND NOT (f.fts @@ ${excluded})` : ''}
-      ORDER BY rank DESC, f.id LIMIT ${limitParam}
-    )
-    SELECT (SELECT count(*) FROM f)::int AS total,
-      ARRAY(SELECT (SELECT count(*) FROM m WHERE m.i = t.i)::int FROM t ORDER BY t.i) AS term_docs,
-      ${COLS.split(', ')
-        .map((c) => `c.${c}`)
-        .join(', ')}, c.rank,
-      ARRAY(SELECT m.i FROM m WHERE m.id = c.id AND m.n ORDER BY m.i) AS in_name,
-      ARRAY(SELECT m.i FROM m WHERE m.id = c.id AND m.d ORDER BY m.i) AS in_description,
-      ARRAY(SELECT m.i FROM m WHERE m.id = c.id AND m.b ORDER BY m.i) AS in_body
-    FROM (SELECT 1) one LEFT JOIN cand c ON true
-    ORDER BY c.rank DESC, c.id`;
-  const rows = pg.query<
-    Row & {
-      total: number;
-      term_docs: number[];
-      rank: number;
-      in_name: number[];
-      in_description: number[];
-      in_body: number[];
-    }
-  >(sql, p.values);
-  const head = rows[0];
+  const rows = pg.query<Row & Bm25Row & { total: number }>(
+    `SELECT (SELECT count(*) FROM skills WHERE ${where})::int AS total, x.* FROM (${sql}) x`,
+    p.values,
+  );
+  const stats = bm25Stats(rows[0]!);
+  const termDocs = query.terms.map(() => 0);
+  const hits: { r: Row; fts: Fts5Row; bm25: number }[] = [];
+  for (const r of rows) {
+    if (r.id === null) continue;
+    const fts = new Fts5Row(compiled, [r.name, r.description, r.body]);
+    compiled.terms.forEach((t, i) => {
+      if (fts.matches(t)) termDocs[i]!++;
+    });
+    if (fts.matchesQuery()) hits.push({ r, fts, bm25: bm25(fts, stats, BM25_WEIGHTS) });
+  }
+  hits.sort((a, b) => b.bm25 - a.bm25 || a.r.id - b.r.id);
   return {
-    total: head?.total ?? 0,
-    termDocs: head?.term_docs ?? query.terms.map(() => 0),
-    candidates: rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({
-        row: toSkill(r),
-        bm25: r.rank,
-        matched: { name: r.in_name, description: r.in_description, body: r.in_body },
-      })),
+    total: rows[0]!.total,
+    termDocs,
+    candidates: hits.slice(0, limit).map(({ r, fts, bm25 }) => {
+      const matched = { name: [], description: [], body: [] } as Record<SkillField, number[]>;
+      compiled.terms.forEach((t, i) => {
+        FIELDS.forEach((f, col) => {
+          if (fts.matches(t, col)) matched[f].push(i);
+        });
+      });
+      return { row: toSkill(r), bm25, matched };
+    }),
   };
 }
 
@@ -283,8 +273,8 @@ export function createPgSkillsStore({ pg }: PgStore): SkillsStore {
     insertSkill(row) {
       try {
         return pg.one<{ id: number }>(
-          `INSERT INTO skills (space, name, description, head, body, version, stage, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+          `INSERT INTO skills (space, name, description, head, body, version, stage, created_at, updated_at, fts, ntok)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
           [
             row.space,
             row.name,
@@ -295,6 +285,7 @@ export function createPgSkillsStore({ pg }: PgStore): SkillsStore {
             row.stage,
             row.createdAt,
             row.updatedAt,
+            ...ftsOf(row.name, row.description, row.body),
           ],
         )!.id;
       } catch (e) {
@@ -308,9 +299,13 @@ export function createPgSkillsStore({ pg }: PgStore): SkillsStore {
       }
     },
     updateContent(id, c) {
+      // The vector covers the name too (which never changes): one more round trip, on a rare write.
+      const name = pg.one<{ name: string }>('SELECT name FROM skills WHERE id = $1', [id])?.name ?? '';
+      const [fts, ntok] = ftsOf(name, c.description, c.body);
       pg.run(
-        'UPDATE skills SET description = $1, head = $2, body = $3, version = $4, updated_at = $5 WHERE id = $6',
-        [c.description, c.head, c.body, c.version, c.updatedAt, id],
+        `UPDATE skills SET description = $1, head = $2, body = $3, version = $4, updated_at = $5,
+           fts = $6, ntok = $7 WHERE id = $8`,
+        [c.description, c.head, c.body, c.version, c.updatedAt, fts, ntok, id],
       );
     },
     insertVersion(skillId, v) {

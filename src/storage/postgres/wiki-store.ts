@@ -1,8 +1,7 @@
 /**
  * PostgreSQL implementation of the WikiStore port (schema: migrations/005-wiki.ts), the twin of
- * sqlite/wiki-store.ts. Search ranks with ts_rank over the weighted `fts` column (title, path,
- * content as FTS5's bm25(4, 2, 1) weighs them) and cuts the snippet with ts_headline, marked
- * «like this» with FTS5's `…` where the excerpt leaves text out — one round trip per search.
+ * sqlite/wiki-store.ts. Search ranks with FTS5's bm25 and cuts FTS5's snippet (fts5-rank.ts), so
+ * hits, scores and snippets equal SQLite's — one round trip per search.
  */
 import { HippoError } from '../../core/errors.js';
 import type { ParsedQuery } from '../../core/query.js';
@@ -14,22 +13,27 @@ import type {
   WikiVersionRow,
   WikiWriter,
 } from '../../ports/wiki-store.js';
+import { type Bm25Row, bm25, bm25Stats, candidatesSql, compileQuery, Fts5Row, snippet } from './fts5-rank.js';
+import { TsvectorBuilder } from './fts5-text.js';
 import type { PgStore } from './open.js';
-import { anyTermsTsquery, excludedTsquery, Params } from './skill-tsquery.js';
 import { isUniqueViolation, pgGuard } from './skill-wiki-guard.js';
+import { Params } from './sql-params.js';
 import type { PgSync } from './sync-client.js';
 
 const COLS = 'id, space, path, title, content, version, created_at, updated_at, deleted_at';
 
-/** ts_rank weights {D, C, B, A}: content 1, path 2, title 4. */
-const RANK_WEIGHTS = "'{0.25, 0, 0.5, 1}'";
+/** FTS5's column order and bm25 weights of wiki_fts (SQLite migration 005): path, title, content. */
+const BM25_WEIGHTS = [2, 4, 1];
+const CONTENT = 2;
+/** SQLite's snippet(wiki_fts, 2, '«', '»', '…', 24). */
+const SNIPPET = { open: '«', close: '»', ellipsis: '…', tokens: 24 };
 
-/**
- * About FTS5's snippet(…, 24): one excerpt of up to 24 words. The marks are control characters
- * (turned into « » afterwards) so the excerpt can be found in the page even when it holds « ».
- */
-const HEADLINE =
-  '\'StartSel="\u0001", StopSel="\u0002", MaxWords=24, MinWords=12, ShortWord=0, MaxFragments=1\'';
+/** The search vector and token count of a page's text. */
+function ftsOf(path: string, title: string, content: string): [string, number] {
+  const v = new TsvectorBuilder();
+  const n = v.text(title, 'A') + v.gap(8).text(path, 'B') + v.gap(8).text(content, 'D');
+  return [v.toString(), n];
+}
 
 const toPage = (r: Record<string, unknown>): WikiPageRow => ({
   id: r.id as number,
@@ -53,23 +57,11 @@ const toVersion = (r: Record<string, unknown>): WikiVersionRow => ({
 /** LIKE pattern for paths under a folder, with LIKE's wildcards escaped. */
 const under = (prefix: string) => `${prefix.replace(/[\\%_]/g, '\\$&')}/%`;
 
-const WORD = /[\p{L}\p{N}]/u;
-
 /**
- * FTS5's snippet shape: text the excerpt leaves out becomes `…`, but an excerpt that reaches the
- * start or end of the page keeps what lies beyond its first or last word (`# ` before a heading,
- * the final `.`).
+ * SQLite's search: live pages of the space (under the folder) ranked by FTS5's bm25(2, 4, 1), ties
+ * by id, each with FTS5's snippet of its text. One round trip: the GIN index returns the pages
+ * that may match, fts5-rank.ts matches, ranks and cuts them as FTS5 does.
  */
-function fts5Shape(headline: string, content: string): string {
-  const marked = headline.replace(/\u0001/g, '«').replace(/\u0002/g, '»');
-  const plain = headline.replace(/[\u0001\u0002]/g, '');
-  const at = plain.trim() === '' ? -1 : content.indexOf(plain);
-  if (at < 0) return marked;
-  const before = content.slice(0, at);
-  const after = content.slice(at + plain.length);
-  return `${WORD.test(before) ? '…' : before}${marked}${WORD.test(after) ? '…' : after}`;
-}
-
 function search(
   pg: PgSync,
   query: ParsedQuery,
@@ -78,27 +70,24 @@ function search(
   limit: number,
 ): WikiSearchRow[] {
   const p = new Params();
-  const any = anyTermsTsquery(query, p);
-  if (!any) return [];
-  const excluded = excludedTsquery(query, p);
-  const rows = pg.query<Record<string, unknown>>(
-    `WITH q AS (SELECT ${any} AS q${excluded ? `, ${excluded} AS ex` : ''}),
-     r AS (
-       SELECT ${COLS}, ts_rank(${RANK_WEIGHTS}, p.fts, q.q, 1) AS rank
-       FROM wiki_pages p, q
-       WHERE p.fts @@ q.q AND p.space = ${p.add(space)} AND p.deleted_at IS NULL
-         ${prefix ? `AND p.path LIKE ${p.add(under(prefix))} ESCAPE '\\'` : ''}
-         ${excluded ? 'AND NOT (p.fts @@ q.ex)' : ''}
-       ORDER BY rank DESC, p.id LIMIT ${p.add(limit)}
-     )
-     SELECT r.*, ts_headline('hippo_kb', r.content, q.q, ${HEADLINE}) AS snip
-     FROM r, q ORDER BY r.rank DESC, r.id`,
-    p.values,
-  );
-  return rows.map((r) => ({
+  const compiled = compileQuery(query);
+  let where = `space = ${p.add(space)} AND deleted_at IS NULL`;
+  if (prefix) where += ` AND path LIKE ${p.add(under(prefix))} ESCAPE '\\'`;
+  const sql = candidatesSql(query, compiled, 'wiki_pages', COLS, where, (v) => p.add(v));
+  if (!sql) return [];
+  const rows = pg.query<Record<string, unknown> & Bm25Row>(sql, p.values);
+  const stats = bm25Stats(rows[0]!);
+  const hits: { r: Record<string, unknown>; fts: Fts5Row; bm25: number }[] = [];
+  for (const r of rows) {
+    if (r.id === null) continue;
+    const fts = new Fts5Row(compiled, [r.path as string, r.title as string, r.content as string]);
+    if (fts.matchesQuery()) hits.push({ r, fts, bm25: bm25(fts, stats, BM25_WEIGHTS) });
+  }
+  hits.sort((a, b) => b.bm25 - a.bm25 || (a.r.id as number) - (b.r.id as number));
+  return hits.slice(0, limit).map(({ r, fts, bm25 }) => ({
     page: toPage(r),
-    bm25: r.rank as number,
-    snippet: fts5Shape(r.snip as string, r.content as string),
+    bm25,
+    snippet: snippet(fts, CONTENT, r.content as string, SNIPPET),
   }));
 }
 
@@ -141,8 +130,8 @@ export function createPgWikiStore({ pg }: PgStore): WikiStore {
     insertPage(row) {
       try {
         return pg.one<{ id: number }>(
-          `INSERT INTO wiki_pages (space, path, title, content, version, created_at, updated_at, deleted_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+          `INSERT INTO wiki_pages (space, path, title, content, version, created_at, updated_at, deleted_at, fts, ntok)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
           [
             row.space,
             row.path,
@@ -152,6 +141,7 @@ export function createPgWikiStore({ pg }: PgStore): WikiStore {
             row.createdAt,
             row.updatedAt,
             row.deletedAt,
+            ...ftsOf(row.path, row.title, row.content),
           ],
         )!.id;
       } catch (e) {
@@ -165,9 +155,13 @@ export function createPgWikiStore({ pg }: PgStore): WikiStore {
       }
     },
     updatePage(id, row) {
+      // The vector covers the path too (which never changes): one more round trip, on a write.
+      const path = pg.one<{ path: string }>('SELECT path FROM wiki_pages WHERE id = $1', [id])?.path ?? '';
+      const [fts, ntok] = ftsOf(path, row.title, row.content);
       pg.run(
-        'UPDATE wiki_pages SET title = $1, content = $2, version = $3, updated_at = $4, deleted_at = NULL WHERE id = $5',
-        [row.title, row.content, row.version, row.updatedAt, id],
+        `UPDATE wiki_pages SET title = $1, content = $2, version = $3, updated_at = $4, deleted_at = NULL,
+           fts = $5, ntok = $6 WHERE id = $7`,
+        [row.title, row.content, row.version, row.updatedAt, fts, ntok, id],
       );
     },
     insertVersion(pageId, v) {

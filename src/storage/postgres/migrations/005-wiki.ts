@@ -4,9 +4,9 @@
  * `wiki_versions`). Spaces and paths compare bytewise (`COLLATE "C"`): lists sort as on SQLite and
  * the `path LIKE 'folder/%'` scan can use the (space, path) index on any server locale.
  *
- * Full-text search replaces FTS5 with a stored `fts` column (GIN-indexed) built with migration
- * 004's `hippo_kb_text` and `hippo_kb` (FTS5-like tokens, English stems), weighted like FTS5's
- * bm25(2, 4, 1): title A, path B, content D.
+ * Full-text search replaces FTS5 with a `fts` tsvector (GIN-indexed) that the store builds with
+ * FTS5's own tokenizer and stemmer (fts5-text.ts): title A, path B, content D; `ntok` is the row's
+ * token count, for bm25's average document length. Tombstoned pages stay indexed, as in FTS5.
  */
 export const sql = `
 CREATE TABLE wiki_pages (
@@ -19,11 +19,8 @@ CREATE TABLE wiki_pages (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   deleted_at TEXT,
-  fts        tsvector GENERATED ALWAYS AS (
-    setweight(to_tsvector('hippo_kb', hippo_kb_text(title)), 'A') ||
-    setweight(to_tsvector('hippo_kb', hippo_kb_text(path)), 'B') ||
-    setweight(to_tsvector('hippo_kb', hippo_kb_text(content)), 'D')
-  ) STORED,
+  fts        tsvector NOT NULL DEFAULT '',
+  ntok       INTEGER NOT NULL DEFAULT 0,
   UNIQUE (space, path)
 );
 CREATE INDEX wiki_pages_fts ON wiki_pages USING gin (fts);
