@@ -9,6 +9,8 @@
  *
  * PostgreSQL gets its own schema (`bench_<pid>_<hex>`), dropped at the end. `--explain` prints
  * EXPLAIN (ANALYZE, BUFFERS) of the statements of the slowest question (to stderr).
+ * `--keep <dir>` keeps both stores for the next run (the SQLite file in `<dir>`, the schema named
+ * in `<dir>/schema`): a second run re-indexes nothing and times the searches only (for tuning).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,8 @@ const { values } = parseArgs({
     explain: { type: 'boolean', default: false },
     /** A corpus directory to use instead of bench/.data/corpus-<steps>-s<seed>. */
     corpus: { type: 'string' },
+    /** A directory keeping both stores between runs (see above). */
+    keep: { type: 'string' },
   },
 });
 const steps = Number(values.steps);
@@ -164,7 +168,12 @@ function analyzeState(pg: PgSync, schema: string) {
 
 async function main() {
   const { dir, questions } = await corpus();
-  const schema = `bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const keep = values.keep;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const kept =
+    keep && existsSync(join(keep, 'schema')) ? readFileSync(join(keep, 'schema'), 'utf8').trim() : '';
+  const schema = kept || `bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (keep) writeFileSync(join(keep, 'schema'), schema);
   const u = new URL(baseUrl);
   u.searchParams.set('schema', schema);
   const admin = connectPgSync(baseUrl);
@@ -172,7 +181,7 @@ async function main() {
   const results: Record<string, BackendRun> = {};
   try {
     if (!values['no-sqlite']) {
-      const engine = createEngine(loadConfig({ db: join(tmp, 'hippo.db') }, { HOME: dir }));
+      const engine = createEngine(loadConfig({ db: join(keep ?? tmp, 'hippo.db') }, { HOME: dir }));
       try {
         results.sqlite = run('sqlite', engine, questions);
       } finally {
@@ -189,7 +198,7 @@ async function main() {
     }
     if (values.explain) explain(u.toString(), results.postgres.slowest);
   } finally {
-    admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (!keep) admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -8,7 +8,8 @@
  */
 
 export type WorkerRequest =
-  | { op: 'query'; sql: string; params?: unknown[] }
+  /** `name`: run it as a named prepared statement (parsed and planned once per connection). */
+  | { op: 'query'; sql: string; params?: unknown[]; name?: string }
   | { op: 'exec'; sql: string }
   | { op: 'close' };
 
@@ -76,7 +77,12 @@ async function handle(req) {
   }
   try {
     const c = await connection();
-    const r = req.op === 'exec' ? await c.query(req.sql) : await c.query(req.sql, req.params || []);
+    const r =
+      req.op === 'exec'
+        ? await c.query(req.sql)
+        : req.name
+          ? await c.query({ name: req.name, text: req.sql, values: req.params || [] })
+          : await c.query(req.sql, req.params || []);
     const last = Array.isArray(r) ? r[r.length - 1] : r;
     return { ok: true, rows: (last && last.rows) || [], rowCount: (last && last.rowCount) || 0 };
   } catch (e) {

@@ -26,7 +26,11 @@ export class PgError extends Error {
 export interface PgSync {
   /** The URL without its password, for messages. */
   readonly label: string;
-  query<T = Row>(sql: string, params?: unknown[]): T[];
+  /**
+   * `name` makes it a named prepared statement: parsed once per connection, its plan cached by
+   * the server (generic after a few runs). One name, one SQL text, for the client's lifetime.
+   */
+  query<T = Row>(sql: string, params?: unknown[], name?: string): T[];
   one<T = Row>(sql: string, params?: unknown[]): T | undefined;
   /** Run a statement; the number of rows it touched. */
   run(sql: string, params?: unknown[]): number;
@@ -132,7 +136,8 @@ export function connectPgSync(
 
   const client: PgSync = {
     label,
-    query: <T>(sql: string, params?: unknown[]) => send({ op: 'query', sql, params }).rows as T[],
+    query: <T>(sql: string, params?: unknown[], name?: string) =>
+      send(name ? { op: 'query', sql, params, name } : { op: 'query', sql, params }).rows as T[],
     one: <T>(sql: string, params?: unknown[]) => send({ op: 'query', sql, params }).rows[0] as T | undefined,
     run: (sql, params) => send({ op: 'query', sql, params }).rowCount,
     exec: (sql) => {

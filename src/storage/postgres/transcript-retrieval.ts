@@ -2,9 +2,11 @@
  * Bounded retrieval over the steps' tsvector, the PostgreSQL twin of storage/sqlite/retrieval.ts
  * (same budgets, same plan, so both backends hand the search layer the same kind of candidates):
  *   - each term's document frequency is counted up to DF_CAP (exact, cached, for a common word);
- *   - the rare terms are OR-ed, and of their matches at most RANK_BUDGET (the most recent) are
- *     ranked — by Σ idf of the rare terms a step holds × its kind's weight (FTS5's bm25 with
- *     average tf and length), with ts_rank_cd's proximity as a tie-break;
+ *   - the rare terms' matches, at most RANK_BUDGET of them (the most recent), are ranked by Σ idf
+ *     of the rare terms a step holds × its kind's weight (FTS5's bm25 with average tf), shorter
+ *     steps first among equals (its length normalisation). Which terms a step holds comes from
+ *     one index scan per term, never from the step's tsvector: unpacking it (a detoast per
+ *     per-term test, again for ts_rank_cd) was most of a search's time;
  *   - AND probes take the most recent steps holding every word (all but the commonest, the two
  *     rarest), unranked; the search layer scores every candidate from its text;
  *   - an identifier found nowhere as a word is looked for as a substring of the step's
@@ -13,7 +15,8 @@
  * Counting is the expensive part on PostgreSQL (a bounded count reads each match's heap row), so
  * a word known common (term_df) or frequent by the planner statistics is not counted (see
  * MCE_MIN_DF); the store ANALYZEs after bulk writes so those statistics exist.
- * Round trips: one for every term's count and the step total, one for all the candidate lists
+ * Round trips: one for every term's count and the step total (a prepared statement: its text
+ * never changes), one for all the candidate lists
  * together with the candidates' texts, one more only when nothing matched (and once per common
  * word not yet in term_df, for its exact count).
  */
@@ -46,15 +49,25 @@ const DF_CAP = 3000;
 const MCE_MIN_DF = 500;
 
 /** bm25 column weights of the SQLite index (its migration 001), by step kind. */
-const KIND_WEIGHT_SQL = `CASE m.kind WHEN 'prompt' THEN 1.3 WHEN 'reasoning' THEN 0.5
+const KIND_WEIGHT_SQL = `CASE s.kind WHEN 'prompt' THEN 1.3 WHEN 'reasoning' THEN 0.5
   WHEN 'tool_call' THEN 0.6 WHEN 'tool_result' THEN 0.2 ELSE 1.0 END`;
-/** ts_rank_cd weights for D, C (tool identifiers), B (identifiers), A (text). */
-const RANK_WEIGHTS = `'{0.05, 0.1, 0.7, 1.0}'`;
+/**
+ * Rank lost per byte of a step's stored tsvector: a tie-break among steps holding the same rare
+ * words, shorter first (at most ~0.1, well under any word's idf).
+ */
+const SIZE_WEIGHT = '1e-5';
 
 type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number; like?: string };
 /** A term's counts: exact identifier form, full expression (-1: known common), substring; term_df's row. */
 type Counted = { e: number; f: number; est: number | null; g: number; c: number | null; ct: number | null };
+
+/**
+ * A condition that is always true and keeps the statement's plan serial: current_schema() is
+ * parallel-unsafe. The union of index scans otherwise gets a parallel plan whose workers take
+ * longer to start (milliseconds each, more on a busy server) than the whole search takes.
+ */
+const SERIAL = 'current_schema() IS NOT NULL';
 
 /** Appends a parameter and returns its placeholder. */
 type Param = (value: unknown) => string;
@@ -145,7 +158,8 @@ export function createPgRetriever(db: PgStore): PgRetriever {
     const lex = query.terms.map(wordLexeme);
     const count = (e: string) =>
       `(SELECT count(*)::int FROM (SELECT 1 FROM steps WHERE fts @@ ${e} LIMIT ${DF_CAP}) x)`;
-    const r = pg.one<{ total: number; counts: Counted[] }>(
+    // One SQL text for every query (the terms are arrays): prepared once per connection.
+    const [r] = pg.query<{ total: number; counts: Counted[] }>(
       `WITH mce AS MATERIALIZED (
          SELECT st.most_common_elems::text::text[] AS elems, st.most_common_elem_freqs AS freqs
          FROM pg_stats st WHERE st.schemaname = current_schema() AND st.tablename = 'steps' AND st.attname = 'fts')
@@ -167,6 +181,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
                 OFFSET 0) w
               OFFSET 0) z), '[]') AS counts`,
       [exact, full, like, lex],
+      'hippo_transcript_term_counts',
     );
     const total = r?.total ?? 0;
     const counts = r?.counts ?? [];
@@ -224,21 +239,26 @@ export function createPgRetriever(db: PgStore): PgRetriever {
       const recent = (ord: number, match: string, n: number) =>
         `(SELECT ${ord} AS ord, s.id, 0::float8 AS rank ${from} WHERE ${cond(match)} ORDER BY s.id DESC LIMIT ${n})`;
 
-      // 1. Rare words, ranked.
+      // 1. Rare words, ranked: Σ idf of the rare words a step holds × its kind's weight, shorter
+      //    steps first among equals (bm25's length normalisation). Each word's matches come
+      //    from its own index scan, so a step's tsvector is never unpacked (detoasting it for a
+      //    per-word test and for ts_rank_cd was most of the search); the size is its header's.
       const rare = words.length > 0 ? rareTerms(words) : [];
       if (rare.length > 0) {
-        const any = tsq(rare.map((x) => x.expr).join(' | '));
-        const weights = rare.map(
-          (x) => `CASE WHEN m.fts @@ ${p(x.expr)}::tsquery THEN ${idf(x.df, total).toFixed(6)} ELSE 0 END`,
+        const scans = rare.map(
+          (x) => `SELECT s.id, (${KIND_WEIGHT_SQL}) * ${idf(x.df, total).toFixed(6)} AS w,
+              pg_column_size(s.fts) AS size ${from} WHERE ${cond(`s.fts @@ ${tsq(x.expr)}`)}`,
         );
-        // Every match is ranked when they fit the budget (no sort of wide rows to find the most
-        // recent ones first); else the RANK_BUDGET most recent.
+        // Every match is ranked when they fit the budget; else the RANK_BUDGET most recent.
         const recentFirst = rare.reduce((n, x) => n + x.df, 0) > RANK_BUDGET;
-        branches.push(`(SELECT 0 AS ord, m.id,
-            (${KIND_WEIGHT_SQL}) * (${weights.join(' + ')}) + 0.1 * ts_rank_cd(${RANK_WEIGHTS}, m.fts, ${any}, 32) AS rank
-          FROM (SELECT s.id, s.kind, s.fts ${from} WHERE ${cond(`s.fts @@ ${any}`)}
-            ${recentFirst ? `ORDER BY s.id DESC LIMIT ${RANK_BUDGET}` : ''}) m
-          ORDER BY rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
+        const ranked =
+          scans.length === 1 && !recentFirst
+            ? `SELECT g.id, g.w - ${SIZE_WEIGHT} * g.size AS rank FROM (${scans[0]}) g`
+            : `SELECT g.id, sum(g.w) - ${SIZE_WEIGHT} * min(g.size) AS rank
+               FROM (${scans.join(' UNION ALL ')}) g GROUP BY g.id
+               ${recentFirst ? `ORDER BY g.id DESC LIMIT ${RANK_BUDGET}` : ''}`;
+        branches.push(`(SELECT 0 AS ord, m.id, m.rank FROM (${ranked}) m
+          ORDER BY m.rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
       }
       // 2. Steps with every word, and (for longer queries) with all but the commonest and with
       //    the two rarest: the answer to a question usually shares several of its words.
@@ -267,7 +287,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
           `SELECT ${CANDIDATE_COLS}, c.rank, c.ord = 0 AS ranked, c.ord, left(s.text, ${TEXT_CHARS}) AS text
            FROM (SELECT DISTINCT ON (u.id) u.* FROM (${list.join(' UNION ALL ')}) u ORDER BY u.id, u.ord) c
              JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid
-           ORDER BY c.ord, c.rank DESC, s.id DESC`,
+           WHERE ${SERIAL} ORDER BY c.ord, c.rank DESC, s.id DESC`,
           params,
         );
         return rows.map((r) => {
