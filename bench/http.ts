@@ -37,7 +37,7 @@ const { values } = parseArgs({
     steps: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '15' },
     keyless: { type: 'boolean', default: false },
-    rates: { type: 'string', default: '200,300,400,500,600,700,800,1000,1200,1500' },
+    rates: { type: 'string', default: '25,50,75,100,150,200,300,400,500,600,800,1000' },
     probe: { type: 'string', default: '3' },
     /** questions (the corpus's planted questions) or keywords (the longest word of each). */
     queries: { type: 'string', default: 'questions' },
