@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { parseQuery } from '../../src/core/query.js';
+import type { MemoryFilter } from '../../src/ports/memory-store.js';
 import type { BackendKind } from '../../src/ports/stores.js';
 import { createMemoryService, type MemoryQueryInput } from '../../src/services/memories.js';
 import { createSpaceService } from '../../src/services/spaces.js';
@@ -442,14 +444,9 @@ each('listing: newest first, ties broken the same way, pages neither skip nor re
 });
 
 /**
- * Normalise generated ids to the order they were first seen, and drop timings and scores. Search
- * hits are compared as sets: relevance is bm25 on SQLite and ts_rank_cd on PostgreSQL, which can
- * order near-ties (texts differing by a word) differently; the ranking rules themselves are
- * asserted on each backend above, and every search below asks for all of its matches.
+ * Normalise generated ids to the order they were first seen, and drop timings. Search hits keep
+ * their order and scores: both backends rank by FTS5's bm25 with the same figures.
  */
-const byId = (hits: { id: string }[]) =>
-  [...hits].sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
-
 function normaliser() {
   const seen = new Map<string, string>();
   const norm = (v: unknown): unknown => {
@@ -462,12 +459,42 @@ function normaliser() {
     if (v && typeof v === 'object')
       return Object.fromEntries(
         Object.entries(v)
-          .filter(([k]) => k !== 'took_ms' && k !== 'score')
-          .map(([k, x]) => [k, k === 'hits' ? byId(norm(x) as { id: string }[]) : norm(x)]),
+          .filter(([k]) => k !== 'took_ms')
+          .map(([k, x]) => [k, norm(x)]),
       );
     return v;
   };
   return norm;
+}
+
+/** deepEqual, except that numbers need only agree to `rel` relative (scores computed in JS vs C). */
+function assertClose(actual: unknown, expected: unknown, where: string, rel = 1e-9): void {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    const tol = rel * Math.max(Math.abs(expected), Math.abs(actual));
+    assert.ok(Math.abs(actual - expected) <= tol, `${where}: ${actual} != ${expected}`);
+    return;
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    assert.equal(actual.length, expected.length, `${where}: length`);
+    for (const [i, e] of expected.entries()) assertClose(actual[i], e, `${where}[${i}]`, rel);
+    return;
+  }
+  if (expected && actual && typeof expected === 'object' && typeof actual === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
+    for (const [k, e] of Object.entries(expected))
+      assertClose((actual as Record<string, unknown>)[k], e, `${where}.${k}`, rel);
+    return;
+  }
+  assert.deepEqual(actual, expected, where);
+}
+
+/** The store's candidates for a query with their exact bm25, newest first (ids are random). */
+function candidatesOf(lab: BackendMemoryLab, q: string, filter: Partial<MemoryFilter> = {}, pool = 500) {
+  return lab.stores.memories
+    .candidates(parseQuery(q), { spaces: null, ...filter }, pool)
+    .sort(
+      (a, b) => b.updated_at.localeCompare(a.updated_at) || b.importance - a.importance || b.bm25 - a.bm25,
+    );
 }
 
 /** A fixed sequence of service calls; every result is recorded. */
@@ -489,11 +516,11 @@ function script(lab: BackendMemoryLab): unknown[] {
         m.add({
           content: `The ${topics[i % 6]} service ${i % 4 === 0 ? 'handles retries' : 'uses Postgres'} for tenant ${i}`,
           type: i % 5 === 0 ? 'decision' : 'fact',
-          labels: [topics[i % 6], i % 3 === 0 ? 'ops' : 'dev'],
+          // Label counts and project depths vary: FTS5 counts its filter tags in a row's length.
+          labels: [topics[i % 6], i % 3 === 0 ? 'ops' : 'dev', ...(i % 4 === 1 ? ['hot'] : [])],
           importance: (i % 10) / 10,
-          // Same depth and label count everywhere: FTS5 counts filter tags in a row's length, PostgreSQL
-          // does not, so rows differing only in those would tie differently.
-          project: i % 3 === 0 ? '/srv/app' : i % 3 === 1 ? '/srv/app-old' : '/srv/cli',
+          project:
+            i % 3 === 0 ? '/srv/app' : i % 3 === 1 ? '/srv/app-old/api/v2' : i % 8 ? '/srv/cli' : undefined,
           eventStart: i % 7 === 0 ? `2026-0${1 + (i % 9)}-15` : undefined,
         }),
       );
@@ -545,6 +572,15 @@ function script(lab: BackendMemoryLab): unknown[] {
     ['nothing here', {}],
   ] as [string, MemoryQueryInput][])
     rec(`search ${q}`, () => m.search(q, { limit: 100, ...opts }));
+  for (const q of [
+    'tenant',
+    'postgres tenant',
+    'service -postgres',
+    'handle_webhook',
+    'cache*',
+    '"uses postgres"',
+  ])
+    rec(`candidates ${q}`, () => candidatesOf(lab, q, { statuses: ['active', 'superseded', 'forgotten'] }));
   for (const opts of [
     {},
     { limit: 5, offset: 5 },
@@ -572,7 +608,7 @@ test('one scripted sequence gives the same results on every backend', {
     }
   });
   const [a, b] = results as unknown[][];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) assert.deepEqual(b[i], a[i], `step ${i}`);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) assertClose(b[i], a[i], `step ${i}`);
 });
 
 test('stems, word boundaries, accents and identifiers find the same memories on every backend', {
@@ -616,6 +652,127 @@ test('stems, word boundaries, accents and identifiers find the same memories on 
     }
   });
   assert.deepEqual(results[1], results[0]);
+});
+
+/**
+ * ~30 memories written so texts differ by a word, a label, a project depth (near-ties for bm25),
+ * some re-indexed by updates, forgotten or purged (FTS5's totals count every indexed row), plus
+ * enough fillers to make one word common (the unranked tier and the fill-up below ranked hits).
+ */
+function rankingLab(lab: BackendMemoryLab): void {
+  const m = lab.memories;
+  const texts: [string, Partial<Parameters<typeof m.add>[0]>][] = [
+    ['The checkout service retries payment webhooks three times', { labels: ['payments'] }],
+    ['The checkout service retries payment webhooks', { labels: ['payments', 'ops'] }],
+    ['Checkout retries are logged to the audit table', { type: 'decision' }],
+    ['Payment retries use exponential backoff with jitter', { labels: ['payments'], project: '/srv/pay' }],
+    ['Retrying a payment twice double charges the card', { type: 'learning', project: '/srv/pay/api' }],
+    ['handleWebhook in src/payments/webhook.ts verifies signatures', { type: 'procedure' }],
+    ['Call handle_webhook before retrying a delivery', { labels: ['webhooks'] }],
+    ['The webhook handler lives in webhook.ts', {}],
+    ['Deployments run from the release branch on Fridays', { type: 'decision', labels: ['release'] }],
+    ['A deployment waits for the queue to drain', { labels: ['release', 'ops'] }],
+    ['Deploying during a freeze needs approval', { type: 'preference' }],
+    ['The queue consumer acknowledges after the write commits', {}],
+    ['Queue consumers must be idempotent', { type: 'learning' }],
+    ['Consumers read the queue in batches of fifty', { labels: ['perf'] }],
+    ['Use pnpm, never npm or yarn, in the shop repository', { type: 'preference' }],
+    ['The shop repository pins Node 20', { project: '/srv/shop' }],
+    ['Cache invalidation happens on every product write', { labels: ['perf'] }],
+    ['The product cache holds prices for five minutes', { labels: ['perf', 'payments'] }],
+    ['Caching the cart broke discounts last spring', { type: 'event' }],
+    ['The ledger table is append only', { type: 'decision', labels: ['ledger'] }],
+    ['Ledger entries are never updated, only reversed', { labels: ['ledger'] }],
+    ['Reversal entries reference the original ledger row', {}],
+    ['Crème brûlée recipes live in the café wiki', {}],
+    ['The résumé parser drops accents before indexing', {}],
+    ['Tokens expire after fifteen minutes; refresh tokens after thirty days', { labels: ['auth'] }],
+    ['Refresh tokens rotate on every use', { labels: ['auth', 'ops'] }],
+    ['The auth service signs tokens with ES256', { type: 'decision', project: '/srv/auth/core/keys' }],
+    ['Rate limits are per tenant, not per user', {}],
+    ['Tenants get 100 requests per second by default', { labels: ['perf'] }],
+    ['Per-tenant limits live in the tenants table', {}],
+  ];
+  const made: string[] = [];
+  lab.bulk(() => {
+    texts.forEach(([content, opts], i) => {
+      lab.clock.now += 60_000;
+      made.push(m.add({ content, importance: 0.3 + (i % 5) / 10, ...opts }).id);
+    });
+    // 320 fillers make "routine" common: more than the 300 memories a ranked term may have.
+    for (let i = 0; i < 320; i++) {
+      lab.clock.now += 1000; // distinct times: equal scores would fall back on the random ids
+      m.add({
+        content: `Routine check ${i}: ${['cron', 'disk', 'backup', 'cert', 'dns'][i % 5]} ${i * 7919} ok`,
+        importance: 0.1,
+      });
+    }
+  });
+  lab.clock.now += DAY;
+  m.update(made[1]!, { content: 'The checkout service retries payment webhooks with backoff' });
+  m.update(made[9]!, { labels: ['release', 'ops', 'queue'] });
+  m.forget(made[12]!);
+  m.forget(made[27]!);
+  m.purge(made[27]!);
+  m.add({ content: 'Routine payment audit every quarter, checkout included', importance: 0.9 });
+}
+
+test('search ranks, scores and orders the same on every backend', {
+  skip: BACKENDS.some((b) => b.skip) ? 'needs every backend' : false,
+}, () => {
+  const queries: [string, MemoryQueryInput][] = [
+    ['retries', {}],
+    ['retry', {}],
+    ['checkout retries', {}],
+    ['payment', {}],
+    ['payments', { labels: ['payments'] }],
+    ['webhook', {}],
+    ['handleWebhook', {}],
+    ['handle_webhook', {}],
+    ['webhook.ts', {}],
+    ['deploy*', {}],
+    ['queue -consumers', {}],
+    ['consumer*', { status: ['active', 'forgotten'] } as MemoryQueryInput],
+    ['"refresh tokens"', {}],
+    ['tokens', { types: ['decision'] }],
+    ['ledger', { labels: ['ledger'] }],
+    ['creme resume', {}],
+    ['tenant limits', {}],
+    ['cache product', { labels: ['perf'] }],
+    ['routine', {}],
+    ['routine payment', {}],
+    ['routine checkout -audit', { limit: 50 }],
+    ['pay*', { project: '/srv/pay' }],
+    ['nothing matches this', {}],
+  ];
+  const results = BACKENDS.map((b) => {
+    const lab = memoryLabOn(b.name);
+    try {
+      rankingLab(lab);
+      // Ids are random: a memory is named by its (unique) content.
+      const name = (id: string) => lab.stores.memories.get(id)?.content ?? id;
+      return queries.map(([q, opts]) => ({
+        q,
+        hits: lab.memories.search(q, { limit: 20, ...opts }).hits.map((h) => [name(h.id), h.score]),
+        candidates: candidatesOf(lab, q, {}, 50).map((c) => ({ ...c, id: name(c.id) })),
+      }));
+    } finally {
+      lab.cleanup();
+    }
+  });
+  const [sqlite, pg] = results;
+  for (const [i, want] of sqlite!.entries()) {
+    const got = pg![i]!;
+    assertClose(got.hits, want.hits, `hits of ${want.q}`);
+    assertClose(got.candidates, want.candidates, `candidates of ${want.q}`);
+  }
+  // The queries exercised every tier: ranked, unranked (a common word) and ranked filled up.
+  const by = (q: string) => sqlite!.find((r) => r.q === q)!;
+  assert.ok(by('retries').hits.length >= 3);
+  assert.ok(by('routine').candidates.length === 50 && by('routine').candidates.every((c) => c.bm25 === 1));
+  assert.ok(by('routine payment').candidates.some((c) => c.bm25 > 1));
+  assert.ok(new Set(by('routine payment').candidates.map((c) => c.bm25)).size > 2);
+  assert.deepEqual(by('nothing matches this').hits, []);
 });
 
 const execFileP = promisify(execFile);

@@ -70,6 +70,20 @@ export function compileQuery(q: ParsedQuery): Fts5Query {
 }
 
 /**
+ * FTS5's `"p1" OR "p2" …` (`"p" *` for a prefix phrase): one term per phrase, in order, nothing
+ * excluded. For a query compiled to single phrases before it reaches FTS5 (the memory store ranks
+ * each distinctive term by one phrase).
+ */
+export function compilePhrases(list: readonly { text: string; prefix?: boolean }[]): Fts5Query {
+  const phrases: Phrase[] = list.map(({ text, prefix = false }) => ({
+    stems: ftsWords(text).map(stem),
+    prefix,
+    tsquery: phraseQuery(text, { prefix }),
+  }));
+  return { phrases, terms: phrases.map((_, i) => ({ phrase: i })), excluded: null };
+}
+
+/**
  * SQL of the figures bm25 needs and the rows that may match, for a table with a `fts` tsvector
  * and an `ntok` token count: one statement, one row per candidate (a single row of NULL columns
  * when there is none). `add` binds a parameter; `where` filters the candidates (never the
@@ -96,6 +110,18 @@ export function candidatesSql(
       WHERE fts @@ ${add(loose.map((x) => `(${x})`).join(' | '))}::tsquery AND (${where})) c ON true`;
 }
 
+/** Stems of words seen lately: rows share most of their words, and stemming is the costly part. */
+const stems = new Map<string, string>();
+function cachedStem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= 50_000) stems.clear();
+    s = stem(word);
+    stems.set(word, s);
+  }
+  return s;
+}
+
 /** One phrase occurrence: phrase index, column, token offset in the column (FTS5's xInst). */
 export interface Instance {
   phrase: number;
@@ -107,19 +133,33 @@ export interface Instance {
 export class Fts5Row {
   readonly tokens: FtsToken[][];
   private readonly stems: string[][];
+  private readonly unmatched: number;
   private readonly hits = new Map<number, number[][]>();
 
+  /**
+   * `columns`: the row's column texts, or a row already tokenized (matched anew against `query`).
+   * `unmatched`: tokens of the row's columns that are not given because no phrase can match them
+   * (a column of filter tags weighted 0): they count in the row's size only.
+   */
   constructor(
     readonly query: Fts5Query,
-    columns: readonly string[],
+    columns: readonly string[] | Fts5Row,
+    unmatched = 0,
   ) {
+    if (columns instanceof Fts5Row) {
+      this.tokens = columns.tokens;
+      this.stems = columns.stems;
+      this.unmatched = columns.unmatched;
+      return;
+    }
     this.tokens = columns.map(ftsTokens);
-    this.stems = this.tokens.map((ts) => ts.map((t) => stem(t.word)));
+    this.stems = this.tokens.map((ts) => ts.map((t) => cachedStem(t.word)));
+    this.unmatched = unmatched;
   }
 
   /** Tokens in the row (FTS5's xColumnSize(-1)). */
   get size(): number {
-    return this.stems.reduce((n, s) => n + s.length, 0);
+    return this.stems.reduce((n, s) => n + s.length, this.unmatched);
   }
 
   /** Offsets of a phrase in each column. */

@@ -1,24 +1,43 @@
 /**
  * Bounded full-text candidates for memories on PostgreSQL: the SQLite store's strategy
- * (storage/sqlite/memory-search.ts) in two round trips, each statement with its tsqueries as
- * values so the planner can weigh them (a GIN lookup for a rare term, a short scan for a common one).
+ * (storage/sqlite/memory-search.ts) with the same tiers, bounds and scores, in two round trips
+ * (three only when an exact check drops ranked rows below the pool), each statement with its
+ * tsqueries as values so the planner can weigh them (a GIN lookup for a rare term, a short scan
+ * for a common one).
  *
- * - One statement probes every term's document frequency with a count that stops at RARE_DF + 1.
+ * - One statement probes every term's document frequency with a count that stops at RARE_DF + 1,
+ *   and reads FTS5's table-wide totals (migration 002's memory_fts_totals).
  * - Distinctive terms (each in at most RARE_DF memories, together at most RANK_BUDGET, taken
- *   rarest first) are ranked: every match of them that passes the filter is scored, bm25-like,
- *   as Σ idf(term) × ts_rank_cd(term) (FTS5's idf, ts_rank_cd with the column weights and log
- *   length normalization for the saturating, length-normalized term frequency). A match is strict
- *   when it holds every term of the query.
+ *   rarest first) are ranked: every match of their single rank phrases that passes the filter is
+ *   fetched with its text (at most RANK_BUDGET rows) and scored in JS by FTS5's bm25 over SQLite's
+ *   columns and weights (fts5-rank.ts), with the probe's counts as its document frequencies: the
+ *   score SQLite's `bm25(memories_fts, 2.0, 1.0, 1.5, 0.5, 0.0)` gives. The same rows are matched
+ *   exactly in JS against the excluded terms and, for strictness, against every term.
  * - When they give fewer than `pool` matches (or there are none), the newest `pool` matches of
- *   any term in the filter are added: below every ranked match (the caller sets the relevance),
- *   or, with only common terms, at a flat relevance and strict when they hold every term.
+ *   any term in the filter are added: below every ranked match (half the lowest bm25), or, with
+ *   only common terms, at a flat relevance and strict when they hold every term.
  *
- * Excluded terms remove a match everywhere. The filter is the same SQL as `list` uses.
+ * Matching is the GIN index's (the tsvector is FTS5's tokens, memory-text.ts) and rechecked in JS
+ * on ranked rows; the two differ only past PostgreSQL's tsvector limits (a position beyond 16,383,
+ * over 256 positions of one lexeme, a word over 200 characters), where a phrase in a very long
+ * memory may be found by one backend and not the other.
  */
-import type { ParsedQuery } from '../../core/query.js';
+import { identParts, joinedForm } from '../../core/idents.js';
+import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { MemoryCandidate, MemoryFilter } from '../../ports/memory-store.js';
+import { bm25, compilePhrases, compileQuery, Fts5Row } from './fts5-rank.js';
 import { filterSql, Params } from './memory-sql.js';
-import { allOf, anyOf, filterTags, RANK_WEIGHTS, rankQuery, termQuery, without } from './memory-text.js';
+import {
+  allOf,
+  anyOf,
+  BM25_WEIGHTS,
+  filterTags,
+  fts5Columns,
+  fts5TagTokens,
+  rankQuery,
+  termQuery,
+  without,
+} from './memory-text.js';
 import type { PgSync } from './sync-client.js';
 
 /** A term in at most this many memories is distinctive enough to rank (as on SQLite). */
@@ -26,13 +45,19 @@ export const RARE_DF = 300;
 /** At most this many matches are scored in one search. */
 export const RANK_BUDGET = 600;
 
-interface CandidateRow {
-  tier: 'ranked' | 'newest';
+interface LightRow {
   id: string;
   importance: number;
   updated_at: string;
-  s: number | null;
   strict: boolean;
+}
+
+interface CandidateRow extends LightRow {
+  tier: 'ranked' | 'newest';
+  title: string | null;
+  content: string | null;
+  labels: string | null;
+  project: string | null;
 }
 
 /**
@@ -44,6 +69,13 @@ export type CommonTerms = Map<string, number>;
 const COMMON_TTL_MS = 5 * 60_000;
 const COMMON_MAX = 10_000;
 
+/** The single FTS5 phrase SQLite ranks a term by: an identifier by its joined form (`src_db_ts`). */
+function rankPhrase(t: QueryTerm): { text: string; prefix: boolean } {
+  if (t.kind !== 'ident') return { text: t.text, prefix: t.kind === 'prefix' };
+  const joined = joinedForm(t.text);
+  return { text: joined || identParts(t.text).join(' '), prefix: false };
+}
+
 export function searchCandidates(
   pg: PgSync,
   query: ParsedQuery,
@@ -51,15 +83,16 @@ export function searchCandidates(
   pool: number,
   common: CommonTerms = new Map(),
 ): MemoryCandidate[] {
+  const compiled = compileQuery(query);
   const terms = query.terms
-    .map((t) => ({ expr: termQuery(t), rank: rankQuery(t) }))
+    .map((t, i) => ({ term: t, node: compiled.terms[i] ?? null, expr: termQuery(t), rank: rankQuery(t) }))
     .filter((x) => x.expr && x.rank);
   if (terms.length === 0) return [];
   const excluded = query.excluded.map(termQuery).filter(Boolean);
   const single = terms.length === 1;
 
   // Round trip 1 (skipped when every term is known to be common): how common each term is
-  // (counts stop at RARE_DF + 1), and the store size.
+  // (counts stop at RARE_DF + 1), and FTS5's totals.
   const now = Date.now();
   const known = (rank: string) => (common.get(rank) ?? 0) > now;
   const probe = new Params();
@@ -74,77 +107,95 @@ export function searchCandidates(
   const stats: Record<string, number> =
     counts.length > 0
       ? pg.one<Record<string, number>>(
-          `SELECT ${counts.join(', ')}, (SELECT COALESCE(max(mid), 0) FROM memories) AS n`,
+          `SELECT ${counts.join(', ')}, t.rows, t.tokens FROM memory_fts_totals t`,
           probe.values,
         )!
-      : { n: 0 };
+      : {};
   const df = (i: number) => stats[`d${i}`] ?? RARE_DF + 1;
   if (common.size > COMMON_MAX) common.clear();
   terms.forEach((x, i) => {
     if (!known(x.rank) && df(i) > RARE_DF) common.set(x.rank, now + COMMON_TTL_MS);
   });
-  const rare: { rank: string; idf: number }[] = [];
+  const rare: { rank: string; phrase: { text: string; prefix: boolean }; df: number }[] = [];
   let budget = RANK_BUDGET;
   for (const t of terms.map((x, i) => ({ ...x, df: df(i) })).sort((a, b) => a.df - b.df)) {
     if (t.df > RARE_DF || t.df > budget) break;
-    // FTS5's idf; the highest row id stands in for its row count (ids are never reused).
-    rare.push({ rank: t.rank, idf: Math.max(Math.log((stats.n! - t.df + 0.5) / (t.df + 0.5)), 1e-6) });
+    rare.push({ rank: t.rank, phrase: rankPhrase(t.term), df: t.df });
     budget -= t.df;
   }
 
-  // Round trip 2: the ranked matches of the distinctive terms, and the newest matches when needed.
-  const p = new Params();
-  const all = p.add(without(allOf(terms.map((x) => x.expr)), excluded));
-  const limit = p.add(pool);
-  const where = filterSql(filter, p);
+  // Round trip 2: the ranked matches of the distinctive terms with their text, and the newest
+  // matches when there may be too few of them.
   const tags = filterTags(filter);
   const tagged = (q: string) => (tags ? `(${q}) & ${tags}` : q);
-  const newest = (guard: string) =>
-    `SELECT 'newest' AS tier, m.id, m.importance, m.updated_at, NULL::float8 AS s, m.fts @@ ${all}::tsquery AS strict
-     FROM memories m
-     WHERE ${guard} m.fts @@ ${p.add(tagged(without(anyOf(terms.map((x) => x.expr)), excluded)))}::tsquery
-       AND ${where}
-     ORDER BY m.mid DESC LIMIT ${limit}`;
-  let sql: string;
-  if (rare.length === 0) sql = newest('');
-  else {
-    const score = rare
-      .map(
-        (r) =>
-          `${p.add(r.idf)}::float8 * ts_rank_cd('${RANK_WEIGHTS}'::float4[], m.fts, ${p.add(r.rank)}::tsquery, 1)`,
-      )
-      .join(' + ');
-    const notExcluded = excluded.length ? `AND NOT (m.fts @@ ${p.add(anyOf(excluded))}::tsquery)` : '';
-    sql = `WITH ranked AS MATERIALIZED (
-             SELECT 'ranked' AS tier, m.id, m.importance, m.updated_at, (${score})::float8 AS s,
-                    m.fts @@ ${all}::tsquery AS strict
-             FROM memories m
-             WHERE m.fts @@ ${p.add(anyOf(rare.map((r) => r.rank)))}::tsquery ${notExcluded} AND ${where}
-           )
-           SELECT * FROM ranked
-           UNION ALL
-           (${newest(`(SELECT count(*) FROM ranked) < ${limit} AND`)})`;
-  }
-  const rows = pg.query<CandidateRow>(sql, p.values);
-
+  /** The newest `pool` matches of any term in the filter (`guard`: a condition given `limit`). */
+  const newestSql = (p: Params, guard: (limit: string) => string = () => '') => {
+    const limit = p.add(pool);
+    return `SELECT 'newest' AS tier, m.id, m.importance, m.updated_at,
+              m.fts @@ ${p.add(without(allOf(terms.map((x) => x.expr)), excluded))}::tsquery AS strict,
+              NULL AS title, NULL AS content, NULL AS labels, NULL AS project
+       FROM memories m
+       WHERE ${guard(limit)} m.fts @@ ${p.add(tagged(without(anyOf(terms.map((x) => x.expr)), excluded)))}::tsquery
+         AND ${filterSql(filter, p)}
+       ORDER BY m.mid DESC LIMIT ${limit}`;
+  };
+  const newest = () => {
+    const p = new Params();
+    return pg.query<CandidateRow>(newestSql(p), p.values);
+  };
   const out = new Map<string, MemoryCandidate>();
-  const add = (r: CandidateRow, bm25: number, strict: boolean) => {
+  const add = (r: LightRow, bm25: number, strict: boolean) => {
     if (!out.has(r.id))
       out.set(r.id, { id: r.id, bm25, strict, importance: r.importance, updated_at: r.updated_at });
   };
-  if (rare.length > 0) {
-    let floor = Number.POSITIVE_INFINITY;
-    for (const r of rows.filter((x) => x.tier === 'ranked')) {
-      const bm25 = r.s ?? 0;
-      floor = Math.min(floor, bm25);
-      add(r, bm25, single || r.strict);
-    }
-    if (out.size >= pool) return [...out.values()];
-    // Too few in this filter: fill up from the common terms, below every ranked match.
-    const below = Number.isFinite(floor) ? floor / 2 : 0.5;
-    for (const r of rows) if (r.tier === 'newest') add(r, below, false);
+
+  if (rare.length === 0) {
+    for (const r of newest()) add(r, 1, single || r.strict);
     return [...out.values()];
   }
-  for (const r of rows) add(r, 1, single || r.strict);
+
+  const p = new Params();
+  const notExcluded = excluded.length ? `AND NOT (m.fts @@ ${p.add(anyOf(excluded))}::tsquery)` : '';
+  const rows = pg.query<CandidateRow>(
+    `WITH ranked AS MATERIALIZED (
+       SELECT 'ranked' AS tier, m.id, m.importance, m.updated_at, false AS strict,
+              m.title, m.content, m.labels, m.project
+       FROM memories m
+       WHERE m.fts @@ ${p.add(anyOf(rare.map((r) => r.rank)))}::tsquery ${notExcluded}
+         AND ${filterSql(filter, p)}
+     )
+     SELECT * FROM ranked
+     UNION ALL
+     (${newestSql(p, (limit) => `(SELECT count(*) FROM ranked) < ${limit} AND`)})`,
+    p.values,
+  );
+
+  // FTS5's bm25 over the rare phrases alone (SQLite's ranked MATCH holds only those), exclusions
+  // and strictness by the whole query, each row tokenized once.
+  const ranking = compilePhrases(rare.map((r) => r.phrase));
+  const stats25 = { rows: stats.rows!, tokens: stats.tokens!, phraseRows: rare.map((r) => r.df) };
+  let fetched = 0;
+  let floor = Number.POSITIVE_INFINITY;
+  for (const r of rows) {
+    if (r.tier !== 'ranked') continue;
+    fetched++;
+    const labels = JSON.parse(r.labels!) as string[];
+    const row = new Fts5Row(
+      ranking,
+      fts5Columns({ title: r.title!, content: r.content!, labels }),
+      fts5TagTokens(labels.length, r.project),
+    );
+    if (!row.matchesQuery()) continue;
+    const whole = new Fts5Row(compiled, row);
+    if (whole.matches(compiled.excluded)) continue;
+    const score = bm25(row, stats25, BM25_WEIGHTS);
+    floor = Math.min(floor, score);
+    add(r, score, single || terms.every((x) => whole.matches(x.node)));
+  }
+  if (out.size >= pool) return [...out.values()];
+  // Too few in this filter: fill up from the common terms, below every ranked match. (Round trip
+  // 3 only when the exact check dropped rows the statement counted as enough.)
+  const below = Number.isFinite(floor) ? floor / 2 : 0.5;
+  for (const r of fetched < pool ? rows.filter((r) => r.tier === 'newest') : newest()) add(r, below, false);
   return [...out.values()];
 }

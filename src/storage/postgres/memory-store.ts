@@ -20,7 +20,7 @@ import {
   toMemory,
   toRow,
 } from './memory-sql.js';
-import { memoryVector } from './memory-text.js';
+import { memoryIndex } from './memory-text.js';
 import type { PgStore } from './open.js';
 
 /** Near-duplicates are only looked for among memories of the same space and project. */
@@ -31,19 +31,29 @@ const bandsOf = (m: Memory) =>
 
 const RETURNING = `RETURNING ${SELECT_COLS.replace(/m\./g, '')}`;
 
-/** One statement: the row (with its tsvector), then its labels and band keys brought in line. */
+/** FTS5's totals take each indexed row, as SQLite's memories_fts does (migration 002). */
+const totalsSql = (tokens: string) =>
+  `t AS (UPDATE memory_fts_totals SET rows = rows + 1, tokens = tokens + ${tokens}::bigint
+         WHERE EXISTS (SELECT FROM m))`;
+
+/**
+ * One statement: the row (with its tsvector), then its labels and band keys brought in line, and
+ * the full-text totals.
+ */
 function insertSql(m: Memory): { sql: string; params: unknown[] } {
   const p = new Params();
   const row = toRow(m);
   const values = COLS.map((c) => p.add(row[c]));
-  const fts = p.add(memoryVector(m));
+  const index = memoryIndex(m);
+  const fts = p.add(index.vector);
+  const tokens = p.add(index.tokens);
   const labels = p.add(m.labels);
   const bands = p.add(bandsOf(m));
   return {
     sql: `WITH m AS (
             INSERT INTO memories (${COLS.join(', ')}, fts) VALUES (${values.join(', ')}, ${fts}::tsvector)
             ${RETURNING}
-          ), l AS (
+          ), ${totalsSql(tokens)}, l AS (
             INSERT INTO memory_labels (label, mid)
             SELECT DISTINCT x, m.mid FROM m, unnest(${labels}::text[]) x ON CONFLICT DO NOTHING
           ), b AS (
@@ -60,7 +70,9 @@ function updateSql(m: Memory): { sql: string; params: unknown[] } {
   const row = toRow(m);
   const id = p.add(m.id);
   const set = COLS.filter((c) => c !== 'id').map((c) => `${c} = ${p.add(row[c])}`);
-  const fts = p.add(memoryVector(m));
+  const index = memoryIndex(m);
+  const fts = p.add(index.vector);
+  const tokens = p.add(index.tokens);
   const labels = p.add(m.labels);
   const bands = p.add(bandsOf(m));
   // Only rows leaving the set are deleted and only new ones inserted, so the CTEs never meet.
@@ -68,7 +80,7 @@ function updateSql(m: Memory): { sql: string; params: unknown[] } {
     sql: `WITH m AS (
             UPDATE memories SET ${set.join(', ')}, fts = ${fts}::tsvector WHERE id = ${id}
             ${RETURNING}
-          ), dl AS (
+          ), ${totalsSql(tokens)}, dl AS (
             DELETE FROM memory_labels l USING m
             WHERE l.mid = m.mid AND NOT (l.label = ANY(${labels}::text[]))
           ), il AS (
@@ -111,7 +123,7 @@ export function createPgMemoryStore(db: PgStore): MemoryStore {
     },
     remove(id) {
       written?.delete(id);
-      // Labels and band keys go with it (ON DELETE CASCADE).
+      // Labels and band keys go with it (ON DELETE CASCADE); the full-text totals stay (as FTS5's).
       pg.run('DELETE FROM memories WHERE id = $1', [id]);
     },
     withHash(space, project, hash) {

@@ -2,15 +2,16 @@
  * Full text for memories on PostgreSQL, tokenized by fts5-text.ts (SQLite FTS5's tokenizer and
  * stemmer) rather than by a text search config, so PostgreSQL matches exactly what SQLite matches.
  *
- * Weights stand in for FTS5's column weights (title 2.0, labels 1.5, content 1.0, identifiers 0.5):
- * title A, labels B, content C, identifiers D, scored with RANK_WEIGHTS by ts_rank_cd.
+ * The vector holds SQLite's `memories_fts` columns one after another, weighted title A, labels B,
+ * content C, identifiers D (the weights only tell the fields apart: ranking is FTS5's bm25 over the
+ * columns, computed in JS by fts5-rank.ts from `fts5Columns`).
  *
  * Filter tags, as in SQLite's `tags` column: the vector also holds one positionless lexeme per
  * type, label, project directory (and each one above it) and status, spelt with `#` and `:` so no
  * word can produce one. Unranked matches AND the filter's tags into the tsquery, so the GIN index
  * intersects posting lists instead of handing every match of a common word to the filter; ranked
- * matches never do (ts_rank_cd only weighs the query's own lexemes anyway). Values are hashed so
- * any path or label is one short lexeme; a collision only widens a match the SQL filter rechecks.
+ * matches never do. Values are hashed so any path or label is one short lexeme; a collision only
+ * widens a match the SQL filter rechecks.
  */
 import { fnv1a } from '../../core/hash.js';
 import { identTerms } from '../../core/idents.js';
@@ -21,8 +22,8 @@ import { quoteLexeme, TsvectorBuilder } from './fts5-text.js';
 
 export { allOf, anyOf, rankQuery, termQuery, without } from './fts5-text.js';
 
-/** ts_rank_cd weights for {D, C, B, A}: FTS5's bm25 column weights halved. */
-export const RANK_WEIGHTS = '{0.25,0.5,0.75,1.0}';
+/** SQLite's bm25 column weights for memories_fts (title, content, labels, idents, tags). */
+export const BM25_WEIGHTS = [2.0, 1.0, 1.5, 0.5, 0.0] as const;
 
 /** Positions skipped between fields, so a phrase never matches across two of them. */
 const FIELD_GAP = 8;
@@ -70,13 +71,30 @@ export function filterTags(f: MemoryFilter): string {
   return out.join(' & ');
 }
 
-/** The tsvector literal of a memory: title (A), labels (B), content (C), identifier forms (D), tags. */
-export function memoryVector(m: IndexedMemoryText): string {
+/** The text of the memories_fts columns a phrase can match: title, content, labels, idents. */
+export function fts5Columns(m: Pick<IndexedMemoryText, 'title' | 'content' | 'labels'>): string[] {
+  return [m.title, m.content, m.labels.join(' '), identTerms(`${m.title}\n${m.content}`)];
+}
+
+/**
+ * Tokens in SQLite's `tags` column for a memory (sqlite/memory-sql.ts tagsOf: space, type, status,
+ * one per label, one per project directory or "no project"; each a single token).
+ */
+export function fts5TagTokens(labels: number, project: string | null): number {
+  return 3 + labels + (project ? ancestors(project).length : 1);
+}
+
+/**
+ * A memory's tsvector literal — title (A), labels (B), content (C), identifier forms (D), tags —
+ * and its FTS5 row size: the tokens SQLite's memories_fts row holds (bm25's row count figures).
+ */
+export function memoryIndex(m: IndexedMemoryText): { vector: string; tokens: number } {
+  const [title, content, labels, idents] = fts5Columns(m) as [string, string, string, string];
   const v = new TsvectorBuilder();
-  v.text(m.title, 'A');
-  v.gap(FIELD_GAP).text(m.labels.join(' '), 'B');
-  v.gap(FIELD_GAP).text(m.content, 'C');
-  v.gap(FIELD_GAP).text(identTerms(`${m.title}\n${m.content}`), 'D');
+  let tokens = v.text(title, 'A');
+  tokens += v.gap(FIELD_GAP).text(labels, 'B');
+  tokens += v.gap(FIELD_GAP).text(content, 'C');
+  tokens += v.gap(FIELD_GAP).text(idents, 'D');
   for (const t of tagsOf(m)) v.tag(t);
-  return v.toString();
+  return { vector: v.toString(), tokens: tokens + fts5TagTokens(m.labels.length, m.project) };
 }

@@ -1,10 +1,11 @@
 /**
- * Memories on PostgreSQL: SQLite's migration 002 (same tables and columns), with two changes.
+ * Memories on PostgreSQL: SQLite's migration 002 (same tables and columns), with these changes.
  * The FTS5 table becomes a `fts` tsvector column on `memories` with a GIN index; the vector is
  * built by the store (storage/postgres/memory-text.ts) so matching follows FTS5's tokenizer and
- * stemmer exactly. No filter tags are needed: the planner intersects the GIN index with the
- * b-tree indexes below. Text columns that are compared by range or sorted use the "C" collation
- * so they order byte-wise, as SQLite does, whatever the server's default collation.
+ * stemmer exactly. `memory_fts_totals` keeps the table-wide figures FTS5's bm25 reads from
+ * memories_fts, so the store ranks as SQLite does. Text columns that are compared by range or
+ * sorted use the "C" collation so they order byte-wise, as SQLite does, whatever the server's
+ * default collation.
  */
 export const sql = `
 CREATE TABLE memories (
@@ -43,6 +44,16 @@ CREATE INDEX memories_thread ON memories(thread_id) WHERE thread_id IS NOT NULL;
 -- The context bundle's bounded reads (SQLite creates it in 007; so may PostgreSQL's 007).
 CREATE INDEX IF NOT EXISTS memories_space_status_project ON memories(space, status, project, updated_at);
 CREATE INDEX memories_fts ON memories USING gin (fts);
+
+-- FTS5's totals for memories_fts (bm25's row count and average row size), kept as SQLite keeps
+-- them: each row indexed (a memory added, or re-indexed by an update) adds one row and its tokens,
+-- and a delete subtracts nothing (FTS5's contentless_delete leaves the totals as they were).
+CREATE TABLE memory_fts_totals (
+  one    BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one),
+  rows   BIGINT NOT NULL,
+  tokens BIGINT NOT NULL
+);
+INSERT INTO memory_fts_totals (rows, tokens) VALUES (0, 0);
 
 CREATE TABLE memory_labels (
   label TEXT COLLATE "C" NOT NULL,
