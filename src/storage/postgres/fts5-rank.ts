@@ -228,15 +228,22 @@ export interface Bm25Stats {
 
 /** FTS5's bm25(weights…) as a positive score (SQLite's rank negated). */
 export function bm25(row: Fts5Row, stats: Bm25Stats, weights: readonly number[]): number {
+  const freq = new Array<number>(row.query.phrases.length).fill(0);
+  for (const i of row.instances()) freq[i.phrase]! += weights[i.col] ?? 1;
+  return bm25Of(freq, row.size, stats);
+}
+
+/**
+ * FTS5's bm25 from a row's figures: each phrase's instances summed by their column weights, and
+ * the row's size in tokens (for callers that know them without tokenizing the row).
+ */
+export function bm25Of(freq: readonly number[], size: number, stats: Bm25Stats): number {
   const k1 = 1.2;
   const b = 0.75;
-  const n = row.query.phrases.length;
-  const freq = new Array<number>(n).fill(0);
-  for (const i of row.instances()) freq[i.phrase]! += weights[i.col] ?? 1;
   const avgdl = stats.tokens / stats.rows;
-  const d = row.size;
+  const d = size;
   let score = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < freq.length; i++) {
     const hit = stats.phraseRows[i] ?? 0;
     let idf = Math.log((stats.rows - hit + 0.5) / (hit + 0.5));
     if (idf <= 0) idf = 1e-6;

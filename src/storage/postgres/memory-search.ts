@@ -9,10 +9,13 @@
  *   and reads FTS5's table-wide totals (migration 002's memory_fts_totals).
  * - Distinctive terms (each in at most RARE_DF memories, together at most RANK_BUDGET, taken
  *   rarest first) are ranked: every match of their single rank phrases that passes the filter is
- *   fetched with its text (at most RANK_BUDGET rows) and scored in JS by FTS5's bm25 over SQLite's
- *   columns and weights (fts5-rank.ts), with the probe's counts as its document frequencies: the
- *   score SQLite's `bm25(memories_fts, 2.0, 1.0, 1.5, 0.5, 0.0)` gives. The same rows are matched
- *   exactly in JS against the excluded terms and, for strictness, against every term.
+ *   fetched (at most RANK_BUDGET rows) and scored by FTS5's bm25 over SQLite's columns and weights
+ *   (fts5-rank.ts bm25Of), with the probe's counts as its document frequencies: the score SQLite's
+ *   `bm25(memories_fts, 2.0, 1.0, 1.5, 0.5, 0.0)` gives. A row whose tsvector is exact (no
+ *   tsvector limit hit, memory-text.ts memoryIndex; nearly all) comes with each phrase's weighted
+ *   count read from the vector and its stored FTS5 size, and is matched against the excluded terms
+ *   and, for strictness, every term by the statement: no text is fetched or tokenized. Any other
+ *   row comes with its text, tokenized and matched exactly in JS as FTS5 would.
  * - When they give fewer than `pool` matches (or there are none), the newest `pool` matches of
  *   any term in the filter are added: below every ranked match (half the lowest bm25), or, with
  *   only common terms, at a flat relevance and strict when they hold every term.
@@ -25,7 +28,7 @@
 import { identParts, joinedForm } from '../../core/idents.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { MemoryCandidate, MemoryFilter } from '../../ports/memory-store.js';
-import { bm25, compilePhrases, compileQuery, Fts5Row } from './fts5-rank.js';
+import { bm25, bm25Of, compilePhrases, compileQuery, Fts5Row } from './fts5-rank.js';
 import { filterSql, Params } from './memory-sql.js';
 import {
   allOf,
@@ -34,6 +37,8 @@ import {
   filterTags,
   fts5Columns,
   fts5TagTokens,
+  phraseCountsSql,
+  phraseFreqs,
   rankQuery,
   termQuery,
   without,
@@ -44,6 +49,11 @@ import type { PgSync } from './sync-client.js';
 export const RARE_DF = 300;
 /** At most this many matches are scored in one search. */
 export const RANK_BUDGET = 600;
+/**
+ * A query term longer than this may hold a word whose lexeme is cut (over 200 characters, or an
+ * identifier's joined form that long): its rows are matched on their text, never their vectors.
+ */
+const MAX_QUERY_TEXT = 100;
 
 interface LightRow {
   id: string;
@@ -54,6 +64,11 @@ interface LightRow {
 
 interface CandidateRow extends LightRow {
   tier: 'ranked' | 'newest';
+  /** A ranked row whose vector is exact (memoryIndex): `cd`, `hits` and `ntok` score it, no text. */
+  exact: boolean | null;
+  cd: number[] | null;
+  hits: string | null;
+  ntok: number | null;
   title: string | null;
   content: string | null;
   labels: string | null;
@@ -133,7 +148,8 @@ export function searchCandidates(
     const limit = p.add(pool);
     return `SELECT 'newest' AS tier, m.id, m.importance, m.updated_at,
               m.fts @@ ${p.add(without(allOf(terms.map((x) => x.expr)), excluded))}::tsquery AS strict,
-              NULL AS title, NULL AS content, NULL AS labels, NULL AS project
+              NULL AS title, NULL AS content, NULL AS labels, NULL AS project,
+              NULL AS exact, NULL AS cd, NULL AS hits, NULL AS ntok
        FROM memories m
        WHERE ${guard(limit)} m.fts @@ ${p.add(tagged(without(anyOf(terms.map((x) => x.expr)), excluded)))}::tsquery
          AND ${filterSql(filter, p)}
@@ -154,12 +170,24 @@ export function searchCandidates(
     return [...out.values()];
   }
 
+  // FTS5's bm25 over the rare phrases alone (SQLite's ranked MATCH holds only those).
+  const ranking = compilePhrases(rare.map((r) => r.phrase));
   const p = new Params();
   const notExcluded = excluded.length ? `AND NOT (m.fts @@ ${p.add(anyOf(excluded))}::tsquery)` : '';
+  // A row with an exact vector is scored from it: its phrases' weighted counts (memory-text.ts
+  // phraseCountsSql), its stored size, and strictness by the vector (exclusions are the statement's). Other rows
+  // (a tsvector limit hit), and every row for a query with a word whose lexeme is cut, come with
+  // their text and are tokenized here.
+  const cut = [...query.terms, ...query.excluded].some((t) => t.text.length > MAX_QUERY_TEXT);
+  const exact = cut ? 'false' : 'm.fts_exact';
+  const phraseCols = phraseCountsSql(ranking.phrases, `CASE WHEN ${exact} THEN m.fts END`, (v) => p.add(v));
+  const strict = single ? 'true' : `m.fts @@ ${p.add(allOf(terms.map((x) => x.expr)))}::tsquery`;
+  const text = (col: string) => `CASE WHEN ${exact} THEN NULL ELSE m.${col} END AS ${col}`;
   const rows = pg.query<CandidateRow>(
     `WITH ranked AS MATERIALIZED (
-       SELECT 'ranked' AS tier, m.id, m.importance, m.updated_at, false AS strict,
-              m.title, m.content, m.labels, m.project
+       SELECT 'ranked' AS tier, m.id, m.importance, m.updated_at, ${strict} AS strict,
+              ${['title', 'content', 'labels', 'project'].map(text).join(', ')},
+              ${exact} AS exact, ${phraseCols}, m.fts_tokens AS ntok
        FROM memories m
        WHERE m.fts @@ ${p.add(anyOf(rare.map((r) => r.rank)))}::tsquery ${notExcluded}
          AND ${filterSql(filter, p)}
@@ -170,15 +198,22 @@ export function searchCandidates(
     p.values,
   );
 
-  // FTS5's bm25 over the rare phrases alone (SQLite's ranked MATCH holds only those), exclusions
-  // and strictness by the whole query, each row tokenized once.
-  const ranking = compilePhrases(rare.map((r) => r.phrase));
+  // Rows without an exact vector: exclusions and strictness by the whole query in JS, each row
+  // tokenized once.
   const stats25 = { rows: stats.rows!, tokens: stats.tokens!, phraseRows: rare.map((r) => r.df) };
   let fetched = 0;
   let floor = Number.POSITIVE_INFINITY;
   for (const r of rows) {
     if (r.tier !== 'ranked') continue;
     fetched++;
+    if (r.exact) {
+      const freq = phraseFreqs(ranking.phrases, r.cd!, r.hits);
+      if (!freq) continue;
+      const score = bm25Of(freq, r.ntok!, stats25);
+      floor = Math.min(floor, score);
+      add(r, score, r.strict);
+      continue;
+    }
     const labels = JSON.parse(r.labels!) as string[];
     const row = new Fts5Row(
       ranking,

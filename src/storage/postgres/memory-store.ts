@@ -37,7 +37,7 @@ const totalsSql = (tokens: string) =>
          WHERE EXISTS (SELECT FROM m))`;
 
 /**
- * One statement: the row (with its tsvector), then its labels and band keys brought in line, and
+ * One statement: the row (with its tsvector, FTS5 row size and exactness), then its labels and band keys brought in line, and
  * the full-text totals.
  */
 function insertSql(m: Memory): { sql: string; params: unknown[] } {
@@ -47,11 +47,13 @@ function insertSql(m: Memory): { sql: string; params: unknown[] } {
   const index = memoryIndex(m);
   const fts = p.add(index.vector);
   const tokens = p.add(index.tokens);
+  const exact = p.add(index.exact);
   const labels = p.add(m.labels);
   const bands = p.add(bandsOf(m));
   return {
     sql: `WITH m AS (
-            INSERT INTO memories (${COLS.join(', ')}, fts) VALUES (${values.join(', ')}, ${fts}::tsvector)
+            INSERT INTO memories (${COLS.join(', ')}, fts, fts_tokens, fts_exact)
+            VALUES (${values.join(', ')}, ${fts}::tsvector, ${tokens}::int, ${exact}::boolean)
             ${RETURNING}
           ), ${totalsSql(tokens)}, l AS (
             INSERT INTO memory_labels (label, mid)
@@ -73,12 +75,14 @@ function updateSql(m: Memory): { sql: string; params: unknown[] } {
   const index = memoryIndex(m);
   const fts = p.add(index.vector);
   const tokens = p.add(index.tokens);
+  const exact = p.add(index.exact);
   const labels = p.add(m.labels);
   const bands = p.add(bandsOf(m));
   // Only rows leaving the set are deleted and only new ones inserted, so the CTEs never meet.
   return {
     sql: `WITH m AS (
-            UPDATE memories SET ${set.join(', ')}, fts = ${fts}::tsvector WHERE id = ${id}
+            UPDATE memories SET ${set.join(', ')}, fts = ${fts}::tsvector, fts_tokens = ${tokens}::int,
+                fts_exact = ${exact}::boolean WHERE id = ${id}
             ${RETURNING}
           ), ${totalsSql(tokens)}, dl AS (
             DELETE FROM memory_labels l USING m

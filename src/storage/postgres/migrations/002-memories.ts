@@ -3,7 +3,7 @@
  * The FTS5 table becomes a `fts` tsvector column on `memories` with a GIN index; the vector is
  * built by the store (storage/postgres/memory-text.ts) so matching follows FTS5's tokenizer and
  * stemmer exactly. `memory_fts_totals` keeps the table-wide figures FTS5's bm25 reads from
- * memories_fts, so the store ranks as SQLite does. Text columns that are compared by range or
+ * memories_fts, and `fts_tokens`/`fts_exact` each row's, so the store ranks as SQLite does. Text columns that are compared by range or
  * sorted use the "C" collation so they order byte-wise, as SQLite does, whatever the server's
  * default collation.
  */
@@ -33,7 +33,11 @@ CREATE TABLE memories (
   forgotten_at  TEXT COLLATE "C",
   status        TEXT COLLATE "C" NOT NULL DEFAULT 'active',
   content_hash  TEXT COLLATE "C" NOT NULL,
-  fts           TSVECTOR NOT NULL DEFAULT ''
+  fts           TSVECTOR NOT NULL DEFAULT '',
+  -- The FTS5 row size (memories_fts tokens) and whether fts holds every token exactly (no
+  -- tsvector limit hit): search reads phrase counts from fts instead of tokenizing the text.
+  fts_tokens    INTEGER NOT NULL DEFAULT 0,
+  fts_exact     BOOLEAN NOT NULL DEFAULT FALSE
 );
 CREATE INDEX memories_space_status_updated ON memories(space, status, updated_at);
 CREATE INDEX memories_status_updated ON memories(status, updated_at);
