@@ -3,7 +3,7 @@
  * by a small keep-alive load generator (node:http Agent) on loopback only.
  *
  *   npm run build && node --import tsx bench/http.ts [--steps 100000] [--duration 15] [--keyless]
- *     [--queries questions|keywords] [--rates 200,300,…] [--probe 3]
+ *     [--queries questions|keywords] [--rates 200,300,…] [--probe 3] [--workers 1]
  *
  * 1. Search round trip: sequential searches on one keep-alive connection (p50, p90, p99).
  * 2. Mixed load (60% search, 20% saved-thread append, 20% memory add), open loop: requests are
@@ -42,6 +42,8 @@ const { values } = parseArgs({
     /** questions (the corpus's planted questions) or keywords (the longest word of each). */
     queries: { type: 'string', default: 'questions' },
     backend: { type: 'string', default: 'sqlite' },
+    /** Passed to `hippo serve --workers` (server processes sharing the port). */
+    workers: { type: 'string', default: '1' },
   },
 });
 const BACKEND = values.backend === 'postgres' ? 'postgres' : 'sqlite';
@@ -148,7 +150,7 @@ async function prepareHome(): Promise<{
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin', 'hippo.js'), 'serve', '--port', '0', '--refresh', '0'],
+    [join(ROOT, 'bin', 'hippo.js'), 'serve', '--port', '0', '--refresh', '0', '--workers', values.workers!],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -165,8 +167,22 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   });
 }
 
-/** CPU seconds (user + system) and RSS bytes of a process, from /proc. */
+/** CPU seconds (user + system) and RSS bytes of the server: the process and its workers. */
 function procSample(pid: number): { cpuS: number; rss: number } {
+  const kids = (() => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    } catch {
+      return [];
+    }
+  })();
+  const all = [onePid(pid), ...kids.map((k) => onePid(Number(k)))];
+  return { cpuS: all.reduce((a, x) => a + x.cpuS, 0), rss: all.reduce((a, x) => a + x.rss, 0) };
+}
+
+/** CPU seconds (user + system) and RSS bytes of one process, from /proc (0 once it is gone). */
+function onePid(pid: number): { cpuS: number; rss: number } {
+  if (!existsSync(`/proc/${pid}/stat`)) return { cpuS: 0, rss: 0 };
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
@@ -485,6 +501,7 @@ async function main(): Promise<void> {
 
     const results = {
       backend: BACKEND,
+      workers: values.workers,
       migrate_s: migrateS,
       autocannon: { max: cannonMax, at_sustained_rate: cannonAt },
       store: { steps: STEPS },
@@ -505,7 +522,7 @@ async function main(): Promise<void> {
     );
     const s = sustained;
     console.log(`
-| HTTP server on ${BACKEND} (${STEPS.toLocaleString('en-US')} steps, ${values.queries}, ${results.auth}, loopback, keep-alive) | |
+| HTTP server on ${BACKEND}, ${values.workers} worker${values.workers === '1' ? '' : 's'} (${STEPS.toLocaleString('en-US')} steps, ${values.queries}, ${results.auth}, loopback, keep-alive) | |
 |---|---|
 | search round trip p50 / p90 / p99 | ${search.p50} / ${search.p90} / ${search.p99} ms |
 | the same searches in process (no HTTP) p50 / p99 | ${inProcess.p50} / ${inProcess.p99} ms |
@@ -515,7 +532,7 @@ async function main(): Promise<void> {
 | mixed load (60% search, 20% append, 20% memory add), ${s?.seconds ?? '—'} s | ${s ? `${s.achieved} req/s offered ${s.rate}/s` : '—'} |
 | mixed p50 / p99 / max | ${s ? `${s.p50} / ${s.p99} / ${s.max} ms` : '—'} |
 | errors | ${s?.errors ?? '—'} |
-| server CPU (% of one core) / RSS end / RSS peak | ${s ? `${s.cpuPct}% / ${s.rssMb} MB / ${s.rssPeakMb} MB` : '—'} |
+| server CPU (% of one core, all processes) / RSS end / RSS peak | ${s ? `${s.cpuPct}% / ${s.rssMb} MB / ${s.rssPeakMb} MB` : '—'} |
 | autocannon (8 connections), full speed: req/s, p50 / p99, errors, server CPU | ${cannonMax.req_s} req/s, ${cannonMax.p50} / ${cannonMax.p99} ms, ${cannonMax.errors}, ${cannonMax.cpuPct}% |
 | autocannon capped at ${best || '—'}/s: p50 / p99, errors | ${cannonAt ? `${cannonAt.p50} / ${cannonAt.p99} ms, ${cannonAt.errors}` : '—'} |${BACKEND === 'postgres' ? `\n| hippo migrate of the store into PostgreSQL | ${migrateS} s |` : ''}`);
   } finally {

@@ -6,16 +6,26 @@ export interface ServeProcess {
   url: string;
   child: ChildProcess;
   stderr(): string;
+  stdout(): string;
+  /** The exit code (null when killed by a signal), once it has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then resolve when it has exited. */
   stop(): Promise<void>;
 }
 
+/** Start `hippo serve --port 0 …args` (e.g. `['--workers', '2']`); resolve once it logs that it listens. */
 export function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
+    let out = '';
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+    });
     const timer = setTimeout(() => reject(new Error(`hippo serve did not start: ${err}`)), 30_000);
     child.stderr!.on('data', (d) => {
       err += String(d);
@@ -27,9 +37,11 @@ export function startServe(env: Record<string, string>, args: string[] = []): Pr
           url: m[1]!,
           child,
           stderr: () => err,
+          stdout: () => out,
+          exited,
           stop: () =>
             new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
+              if (child.exitCode !== null || child.signalCode !== null) return done();
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),

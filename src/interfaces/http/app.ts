@@ -45,6 +45,8 @@ export interface HttpAppOptions {
   log?: (line: string) => void;
   /** Log one line per request (method, path without query, status, ms, principal). */
   logRequests?: boolean;
+  /** Server processes sharing the port (`hippo serve --workers`; /health reports it). Default 1. */
+  workers?: number;
 }
 
 export type HttpApp = Hono<HttpEnv> & {
@@ -67,11 +69,12 @@ export function createHttpApp(
     throttle,
     log = (line) => process.stderr.write(`hippo serve: ${line}\n`),
     logRequests = false,
+    workers = 1,
   }: HttpAppOptions = {},
 ): HttpApp {
   const app = new Hono<HttpEnv>();
   const routes: RouteSpec[] = [];
-  const state = { startedAt: Date.now(), lastIndexAt: null as number | null, inFlight: 0 };
+  const state = { startedAt: Date.now(), lastIndexAt: null as number | null, inFlight: 0, workers };
   let lastRefresh = 0;
   const ctx: RoutesContext = {
     app,

@@ -12,6 +12,7 @@ export interface RoutesContext {
   fresh(): void;
   /** Called after an index run so /health can say when the index was last brought up to date. */
   indexed(at: number): void;
-  state: { startedAt: number; lastIndexAt: number | null; inFlight: number };
+  /** `inFlight` and `startedAt` are this process's; `workers` how many processes share the port. */
+  state: { startedAt: number; lastIndexAt: number | null; inFlight: number; workers: number };
   log: (line: string) => void;
 }

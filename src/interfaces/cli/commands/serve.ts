@@ -17,6 +17,10 @@ export function registerServeCommands(program: Command): void {
     )
     .option('--log-requests', 'log one line per request to stderr (never keys or headers)')
     .option(
+      '--workers <n>',
+      'server processes sharing the port, each with its own store connection; auto: one per CPU (default 1)',
+    )
+    .option(
       '--shutdown-timeout <ms>',
       'on SIGINT/SIGTERM, wait this long for requests in flight (default 10000)',
     )

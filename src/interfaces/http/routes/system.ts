@@ -24,7 +24,7 @@ export function registerHealthRoutes(ctx: RoutesContext): void {
     summary: 'Version, store, index freshness and uptime',
     query: z.object({}),
     returns:
-      '{status, version, store: {backend, path}, index: {files, threads, steps, last_updated, last_indexed_at}, uptime_s, in_flight}',
+      '{status, version, store: {backend, path}, index: {files, threads, steps, last_updated, last_indexed_at}, uptime_s, in_flight, workers, pid}; in_flight, uptime_s, last_indexed_at and pid: the answering process',
     handler({ engine }) {
       const s = engine.stats();
       const last = Object.values(s.perAgent)
@@ -32,7 +32,7 @@ export function registerHealthRoutes(ctx: RoutesContext): void {
         .filter((x): x is string => !!x)
         .sort()
         .at(-1);
-      const { startedAt, lastIndexAt, inFlight } = ctx.state;
+      const { startedAt, lastIndexAt, inFlight, workers } = ctx.state;
       return {
         status: 'ok',
         version: VERSION,
@@ -46,6 +46,8 @@ export function registerHealthRoutes(ctx: RoutesContext): void {
         },
         uptime_s: Math.round((Date.now() - startedAt) / 1000),
         in_flight: inFlight,
+        workers,
+        pid: process.pid,
       };
     },
   });
