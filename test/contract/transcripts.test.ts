@@ -638,3 +638,41 @@ for (const b of BACKENDS) {
     assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
   });
 }
+
+test('a tiny store ranks the step holding every word first on both backends (index rank stays higher-is-better)', {
+  skip: POSTGRES.skip,
+}, () => {
+  const S = '6d6d6d6d-1111-4222-8333-444444444444';
+  const order = (kind: BackendKind) => {
+    const h = backendHome(kind);
+    try {
+      h.write(
+        claudePath(S),
+        [
+          claudeLine(S, 'user', 'Why do checkout requests fail the CORS preflight?'),
+          claudeLine(
+            S,
+            'assistant',
+            'The API answers OPTIONS with 404; we decided to add the cors middleware before the router.',
+          ),
+        ].join('\n') + '\n',
+      );
+      const e = h.engine();
+      try {
+        e.transcripts.index();
+        const set = e.store.candidates(parseQuery('cors middleware'), {}, 10);
+        assert.ok(
+          set.candidates.every((c) => c.bm25 >= 0),
+          'index ranks are never negative',
+        );
+        return e.transcripts.search('cors middleware', {}).hits.map((x) => x.source.line);
+      } finally {
+        e.close();
+      }
+    } finally {
+      h.cleanup();
+    }
+  };
+  assert.deepEqual(order('sqlite'), [2, 1]);
+  assert.deepEqual(order('postgres'), [2, 1]);
+});

@@ -52,10 +52,13 @@ const MCE_MIN_DF = 500;
 const KIND_WEIGHT_SQL = `CASE s.kind WHEN 'prompt' THEN 1.3 WHEN 'reasoning' THEN 0.5
   WHEN 'tool_call' THEN 0.6 WHEN 'tool_result' THEN 0.2 ELSE 1.0 END`;
 /**
- * Rank lost per byte of a step's stored tsvector: a tie-break among steps holding the same rare
- * words, shorter first (at most ~0.1, well under any word's idf).
+ * Share of its rank a step loses per byte of its stored tsvector (capped at 100 kB, so at most
+ * 0.01%): a tie-break among steps holding the same rare words, shorter first. Multiplicative, so
+ * the rank stays positive and higher-is-better however small the words' idf (a tiny store gives
+ * every word an idf near zero, and a subtracted size would then outrank the words themselves).
  */
-const SIZE_WEIGHT = '1e-5';
+const SIZE_SHARE = '1e-9';
+const SIZE_CAP = 100_000;
 
 type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number; like?: string };
@@ -253,8 +256,8 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         const recentFirst = rare.reduce((n, x) => n + x.df, 0) > RANK_BUDGET;
         const ranked =
           scans.length === 1 && !recentFirst
-            ? `SELECT g.id, g.w - ${SIZE_WEIGHT} * g.size AS rank FROM (${scans[0]}) g`
-            : `SELECT g.id, sum(g.w) - ${SIZE_WEIGHT} * min(g.size) AS rank
+            ? `SELECT g.id, g.w * (1 - ${SIZE_SHARE} * least(g.size, ${SIZE_CAP})) AS rank FROM (${scans[0]}) g`
+            : `SELECT g.id, sum(g.w) * (1 - ${SIZE_SHARE} * least(min(g.size), ${SIZE_CAP})) AS rank
                FROM (${scans.join(' UNION ALL ')}) g GROUP BY g.id
                ${recentFirst ? `ORDER BY g.id DESC LIMIT ${RANK_BUDGET}` : ''}`;
         branches.push(`(SELECT 0 AS ord, m.id, m.rank FROM (${ranked}) m
