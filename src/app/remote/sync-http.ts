@@ -3,7 +3,8 @@
  * is), so a worker thread does the `fetch` (keeping the connection alive between calls) while
  * the caller blocks on a shared flag — as the PostgreSQL client does. One worker per process.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { awaitReply } from '../../storage/postgres/sync-client.js';
 
 export interface HttpReply {
   status: number;
@@ -71,16 +72,16 @@ export function createSyncHttp(timeoutMs = 30_000): SyncHttp {
       if (!worker) start();
       Atomics.store(flag, 0, 0);
       port!.postMessage({ method, url, headers, body });
-      if (Atomics.wait(flag, 0, 0, timeoutMs + 5_000) === 'timed-out') {
+      const got = awaitReply(flag, port!, timeoutMs + 5_000) as
+        | { ok: true; status: number; body: string }
+        | { ok: false; code: string; message: string }
+        | undefined;
+      if (!got) {
+        // Start over with a new worker, so a late answer is never taken for the next request's.
         void worker?.terminate();
         worker = undefined;
         throw new TransportError(`no answer from ${url} in ${timeoutMs} ms`, 'ETIMEDOUT');
       }
-      const got = receiveMessageOnPort(port!)?.message as
-        | { ok: true; status: number; body: string }
-        | { ok: false; code: string; message: string }
-        | undefined;
-      if (!got) throw new TransportError(`no answer from ${url}`, 'ENOREPLY');
       if (!got.ok) throw new TransportError(got.message, got.code);
       return { status: got.status, body: got.body };
     },

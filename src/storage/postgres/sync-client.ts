@@ -112,16 +112,15 @@ export function connectPgSync(
     if (!worker) start();
     Atomics.store(flag, 0, 0);
     port!.postMessage(req);
-    const waited = Atomics.wait(flag, 0, 0, connectTimeoutMs + statementTimeoutMs + 5_000);
-    if (waited === 'timed-out') {
-      // The worker is stuck (a half-open socket): start over with a new one next time.
+    const got = awaitReply(flag, port!, connectTimeoutMs + statementTimeoutMs + 5_000);
+    if (!got) {
+      // The worker is stuck (a half-open socket): start over with a new one next time, so a
+      // late answer can never be taken for the next request's.
       void worker?.terminate();
       worker = undefined;
       throw unavailable('no answer in time');
     }
-    const got = receiveMessageOnPort(port!);
-    if (!got) throw unavailable('the database worker did not answer');
-    return got.message as WorkerReply;
+    return got as WorkerReply;
   };
 
   const send = (req: WorkerRequest): WorkerReply & { ok: true } => {
@@ -202,4 +201,23 @@ export function connectPgSync(
     },
   };
   return client;
+}
+
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Block until the worker's reply is on `port` or `ms` pass. The worker posts its reply, then
+ * raises the flag; under load the raised flag can be seen before the message can be taken off
+ * the port, so a raised flag with an empty port is polled in 1 ms naps until the reply lands.
+ */
+export function awaitReply(flag: Int32Array, port: MessagePort, ms: number): unknown {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(flag, 0, 0, left);
+    const got = receiveMessageOnPort(port);
+    if (got) return got.message;
+    Atomics.wait(nap, 0, 0, 1);
+  }
 }
