@@ -45,9 +45,9 @@ const PROJECTS = Array.from({ length: 20 }, (_, i) => `/home/dev/project-${i}`);
 const DAY = 86_400_000;
 const now = Date.now();
 
-const root = mkdtempSync(join(tmpdir(), 'hippo-bench-context-'));
+const root = mkdtempSync(join(tmpdir(), 'tapedeck-bench-context-'));
 const home = join(root, 'home');
-const env = { HOME: home, HIPPO_HOME: join(root, 'hippo') };
+const env = { HOME: home, TAPEDECK_HOME: join(root, 'tapedeck') };
 try {
   log(`writing ${nThreads} Claude Code sessions…`);
   for (let t = 0; t < nThreads; t++) {

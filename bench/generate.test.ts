@@ -31,7 +31,7 @@ describe('bench corpus generator', () => {
   let files: string[];
 
   before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'hippo-corpus-'));
+    tmp = mkdtempSync(join(tmpdir(), 'tapedeck-corpus-'));
     a = join(tmp, 'a');
     manifest = await generateCorpus({ out: a, steps: 2000, seed: 11 });
     files = walk(a).map((f) => relative(a, f));

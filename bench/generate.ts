@@ -49,7 +49,7 @@ export interface AgentStats {
 }
 
 export interface Manifest {
-  generator: 'hippo-bench-corpus/1';
+  generator: 'tapedeck-bench-corpus/1';
   seed: number;
   steps: number;
   sessions: number;
@@ -251,7 +251,7 @@ export async function generateCorpus(opts: GenerateOptions): Promise<Manifest> {
     placed.map((q) => JSON.stringify(q)).join('\n') + (placed.length ? '\n' : ''),
   );
   const manifest: Manifest = {
-    generator: 'hippo-bench-corpus/1',
+    generator: 'tapedeck-bench-corpus/1',
     seed,
     steps,
     sessions: plans.length,

@@ -1,5 +1,5 @@
 /**
- * Hook latency: wall time from process start to exit of `hippo hook …` as a host runs it (stdin
+ * Hook latency: wall time from process start to exit of `tapedeck hook …` as a host runs it (stdin
  * piped, stdout read), beside a bare `node -e ''` started the same way in the same run, the cases
  * interleaved round by round so machine load hits them alike. Goal: p50 ≤ 1.5× the bare node.
  *
@@ -7,9 +7,9 @@
  *
  * Cases: session start (context bundle) served from the exact cached bundle, and built from the
  * store (cache invalidated before each run); session end (the save queued and a detached worker
- * started); the full CLI doing the same work for contrast (`hippo context`, `hippo index`); with a
- * running `hippo serve`, session start and end against the server. Also the time until a queued
- * save is in the store (`hippo queue flush`).
+ * started); the full CLI doing the same work for contrast (`tapedeck context`, `tapedeck index`); with a
+ * running `tapedeck serve`, session start and end against the server. Also the time until a queued
+ * save is in the store (`tapedeck queue flush`).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { percentile, round } from './stats.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'hippo.js');
+const BIN = join(ROOT, 'bin', 'tapedeck.js');
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '25' },
@@ -30,12 +30,12 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const log = (m: string) => process.stderr.write(`[bench:hooks] ${m}\n`);
 
-const root = mkdtempSync(join(tmpdir(), 'hippo bench hooks é-'));
+const root = mkdtempSync(join(tmpdir(), 'tapedeck bench hooks é-'));
 const home = join(root, 'home');
-const hippoHome = join(root, 'hippo');
+const tapedeckHome = join(root, 'tapedeck');
 const project = join(root, 'shop');
 mkdirSync(project, { recursive: true });
-const env: Record<string, string> = { HOME: home, HIPPO_HOME: hippoHome, PATH: process.env.PATH ?? '' };
+const env: Record<string, string> = { HOME: home, TAPEDECK_HOME: tapedeckHome, PATH: process.env.PATH ?? '' };
 const SESSION = '4f1c2d3e-8a9b-4c5d-9e0f-1a2b3c4d5e6f';
 const transcriptDir = join(home, '.claude', 'projects', '-shop');
 mkdirSync(transcriptDir, { recursive: true });
@@ -44,7 +44,7 @@ copyFileSync(join(ROOT, 'src', 'sources', 'claude-code', 'fixtures', `${SESSION}
 
 const cli = (args: string[], extra: Record<string, string> = {}) => {
   const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`hippo ${args.join(' ')}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`tapedeck ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 };
 
@@ -70,14 +70,14 @@ interface Case {
 
 /** The detached queue worker a session end starts must not compete with the next timed run. */
 function waitForWorker(): void {
-  const lock = join(hippoHome, 'queue', '.lock');
+  const lock = join(tapedeckHome, 'queue', '.lock');
   const t = Date.now();
   spawnSync('sleep', ['0.05']);
   while ((existsSync(lock) || queued() > 0) && Date.now() - t < 20_000) spawnSync('sleep', ['0.02']);
 }
 const queued = () => {
   try {
-    return readdirSync(join(hippoHome, 'queue')).filter((f) => f.endsWith('.json')).length;
+    return readdirSync(join(tapedeckHome, 'queue')).filter((f) => f.endsWith('.json')).length;
   } catch {
     return 0;
   }
@@ -109,7 +109,7 @@ function measure(cases: Case[]): Map<string, number[]> {
 const hasContext = (out: string) => {
   if (!JSON.parse(out).hookSpecificOutput?.additionalContext) throw new Error('no context in the answer');
 };
-const dropCache = () => rmSync(join(hippoHome, 'hooks', 'context'), { recursive: true, force: true });
+const dropCache = () => rmSync(join(tapedeckHome, 'hooks', 'context'), { recursive: true, force: true });
 const hook = (event: string, extra: Partial<Case> = {}): Case => ({
   name: `hook ${event}`,
   args: [BIN, 'hook', 'claude-code', event],
@@ -129,8 +129,8 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
       const m = /listening on (http:\/\/\S+)/.exec(err);
       if (m) resolve(m[1]);
     });
-    child.on('exit', (code) => reject(new Error(`hippo serve exited ${code}: ${err}`)));
-    setTimeout(() => reject(new Error(`hippo serve did not start: ${err}`)), 15_000);
+    child.on('exit', (code) => reject(new Error(`tapedeck serve exited ${code}: ${err}`)));
+    setTimeout(() => reject(new Error(`tapedeck serve did not start: ${err}`)), 15_000);
   });
   return { child, url };
 }
@@ -147,27 +147,27 @@ async function main() {
     hook('SessionStart', { name: 'session start, bundle built', before: dropCache, check: hasContext }),
     hook('SessionEnd', { name: 'session end, save queued', after: waitForWorker }),
     {
-      name: 'full CLI: hippo context',
+      name: 'full CLI: tapedeck context',
       args: [BIN, 'context', '--agent', 'claude-code', '--project', project],
     },
-    { name: 'full CLI: hippo index', args: [BIN, 'index', '--agent', 'claude-code'] },
+    { name: 'full CLI: tapedeck index', args: [BIN, 'index', '--agent', 'claude-code'] },
   ];
   const results = measure(cases);
 
   // How long until a queued save is in the store (what the detached worker does).
   const flush: number[] = [];
   for (let i = 0; i < Math.min(RUNS, 10); i++) {
-    runOnce({ ...hook('SessionEnd'), env: { HIPPO_HOOK_NO_WORKER: '1' } });
+    runOnce({ ...hook('SessionEnd'), env: { TAPEDECK_HOOK_NO_WORKER: '1' } });
     const t = performance.now();
     cli(['queue', 'flush']);
     flush.push(performance.now() - t);
   }
-  results.set('save done: hippo queue flush', flush);
+  results.set('save done: tapedeck queue flush', flush);
 
   if (!values['no-server']) {
     const server = await startServer();
     try {
-      const senv = { HIPPO_API_URL: server.url };
+      const senv = { TAPEDECK_API_URL: server.url };
       const serverCases: Case[] = [
         { ...bare, name: 'node -e "" (server run)' },
         hook('SessionStart', { name: 'server: session start', env: senv, check: hasContext }),

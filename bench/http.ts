@@ -1,5 +1,5 @@
 /**
- * HTTP server benchmark: `hippo serve` in a child process over a copy of a benchmark store, driven
+ * HTTP server benchmark: `tapedeck serve` in a child process over a copy of a benchmark store, driven
  * by a small keep-alive load generator (node:http Agent) on loopback only.
  *
  *   npm run build && node --import tsx bench/http.ts [--steps 100000] [--duration 15] [--keyless]
@@ -15,8 +15,8 @@
  * Server CPU (% of one core) and RSS come from /proc/<pid>. Bounded: every phase has a time and
  * a request cap. Prints a table; writes bench/.out/http-<backend>.json.
  *
- * --backend postgres copies the benchmark store into a fresh schema on HIPPO_DATABASE_URL (or
- * HIPPO_TEST_DATABASE_URL) with `hippo migrate` (timed), serves from it, and drops the schema.
+ * --backend postgres copies the benchmark store into a fresh schema on TAPEDECK_DATABASE_URL (or
+ * TAPEDECK_TEST_DATABASE_URL) with `tapedeck migrate` (timed), serves from it, and drops the schema.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,13 +42,13 @@ const { values } = parseArgs({
     /** questions (the corpus's planted questions) or keywords (the longest word of each). */
     queries: { type: 'string', default: 'questions' },
     backend: { type: 'string', default: 'sqlite' },
-    /** Passed to `hippo serve --workers` (server processes sharing the port). */
+    /** Passed to `tapedeck serve --workers` (server processes sharing the port). */
     workers: { type: 'string', default: '1' },
   },
 });
 const BACKEND = values.backend === 'postgres' ? 'postgres' : 'sqlite';
-const PG_BASE = process.env.HIPPO_DATABASE_URL ?? process.env.HIPPO_TEST_DATABASE_URL;
-if (BACKEND === 'postgres' && !PG_BASE) throw new Error('--backend postgres needs HIPPO_DATABASE_URL');
+const PG_BASE = process.env.TAPEDECK_DATABASE_URL ?? process.env.TAPEDECK_TEST_DATABASE_URL;
+if (BACKEND === 'postgres' && !PG_BASE) throw new Error('--backend postgres needs TAPEDECK_DATABASE_URL');
 let dropSchema = () => {};
 let migrateS = Number.NaN;
 const STEPS = Number(values.steps);
@@ -68,21 +68,21 @@ async function prepareHome(): Promise<{
   env: Record<string, string>;
   queries: string[];
 }> {
-  const root = mkdtempSync(join(tmpdir(), 'hippo-bench-http-'));
-  const hippoHome = join(root, 'hippo');
-  mkdirSync(hippoHome, { recursive: true });
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck-bench-http-'));
+  const tapedeckHome = join(root, 'tapedeck');
+  mkdirSync(tapedeckHome, { recursive: true });
   const env: Record<string, string> = {
     HOME: join(root, 'home'),
-    HIPPO_HOME: hippoHome,
+    TAPEDECK_HOME: tapedeckHome,
     PATH: process.env.PATH ?? '',
   };
   const data = join(ROOT, 'bench', '.data');
   const corpus = join(data, `corpus-${STEPS}-s1`);
-  const db = join(data, `hippo-${STEPS}-s1.db`);
+  const db = join(data, `tapedeck-${STEPS}-s1.db`);
   if (existsSync(db)) {
     log(`copying ${db}`);
     const src = new Database(db, { readonly: true, fileMustExist: true });
-    await src.backup(join(hippoHome, 'hippo.db'));
+    await src.backup(join(tapedeckHome, 'tapedeck.db'));
     src.close();
   } else {
     if (!existsSync(join(corpus, 'manifest.json'))) {
@@ -96,14 +96,14 @@ async function prepareHome(): Promise<{
     engine.close();
   }
   if (BACKEND === 'postgres') {
-    // The same store, copied into a fresh schema by `hippo migrate` (timed: it is a user path too).
+    // The same store, copied into a fresh schema by `tapedeck migrate` (timed: it is a user path too).
     const schema = `bench_${process.pid}`;
     const u = new URL(PG_BASE!);
     u.searchParams.set('schema', schema);
     const t = performance.now();
     const r = spawnSync(
       process.execPath,
-      [join(ROOT, 'bin', 'hippo.js'), 'migrate', '--to', u.toString(), '--json'],
+      [join(ROOT, 'bin', 'tapedeck.js'), 'migrate', '--to', u.toString(), '--json'],
       {
         env,
         encoding: 'utf8',
@@ -113,7 +113,7 @@ async function prepareHome(): Promise<{
     if (r.status !== 0) throw new Error(`migrate failed: ${r.stderr}`);
     migrateS = round((performance.now() - t) / 1000, 1);
     log(`migrated into PostgreSQL schema ${schema} in ${migrateS} s`);
-    Object.assign(env, { HIPPO_DATABASE_URL: u.toString() });
+    Object.assign(env, { TAPEDECK_DATABASE_URL: u.toString() });
     dropSchema = () => {
       const base = new URL(PG_BASE!);
       spawnSync('psql', [base.toString(), '-qc', `DROP SCHEMA IF EXISTS ${schema} CASCADE`]);
@@ -150,7 +150,16 @@ async function prepareHome(): Promise<{
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin', 'hippo.js'), 'serve', '--port', '0', '--refresh', '0', '--workers', values.workers!],
+    [
+      join(ROOT, 'bin', 'tapedeck.js'),
+      'serve',
+      '--port',
+      '0',
+      '--refresh',
+      '0',
+      '--workers',
+      values.workers!,
+    ],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -534,7 +543,7 @@ async function main(): Promise<void> {
 | errors | ${s?.errors ?? '—'} |
 | server CPU (% of one core, all processes) / RSS end / RSS peak | ${s ? `${s.cpuPct}% / ${s.rssMb} MB / ${s.rssPeakMb} MB` : '—'} |
 | autocannon (8 connections), full speed: req/s, p50 / p99, errors, server CPU | ${cannonMax.req_s} req/s, ${cannonMax.p50} / ${cannonMax.p99} ms, ${cannonMax.errors}, ${cannonMax.cpuPct}% |
-| autocannon capped at ${best || '—'}/s: p50 / p99, errors | ${cannonAt ? `${cannonAt.p50} / ${cannonAt.p99} ms, ${cannonAt.errors}` : '—'} |${BACKEND === 'postgres' ? `\n| hippo migrate of the store into PostgreSQL | ${migrateS} s |` : ''}`);
+| autocannon capped at ${best || '—'}/s: p50 / p99, errors | ${cannonAt ? `${cannonAt.p50} / ${cannonAt.p99} ms, ${cannonAt.errors}` : '—'} |${BACKEND === 'postgres' ? `\n| tapedeck migrate of the store into PostgreSQL | ${migrateS} s |` : ''}`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -54,8 +54,8 @@ function queryText(stored: string[]): string {
   return Array.from({ length: rnd.range(1, 3) }, () => rnd.pick(words) ?? 'cache').join(' ');
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'hippo-bench-memory-'));
-const dbPath = join(dir, 'hippo.db');
+const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-memory-'));
+const dbPath = join(dir, 'tapedeck.db');
 try {
   const db = openDatabase(dbPath);
   const store = createSqliteMemoryStore(db);

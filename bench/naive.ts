@@ -9,14 +9,14 @@ export interface NaiveIndex {
   close(): void;
 }
 
-export function buildNaive(hippoDb: string, naiveDb: string): { index: NaiveIndex; ms: number } {
+export function buildNaive(tapedeckDb: string, naiveDb: string): { index: NaiveIndex; ms: number } {
   const t = performance.now();
   const db = new Database(naiveDb);
   db.pragma('journal_mode = WAL');
   db.exec(
     `DROP TABLE IF EXISTS naive; CREATE VIRTUAL TABLE naive USING fts5(text, path UNINDEXED, line UNINDEXED);`,
   );
-  db.exec(`ATTACH DATABASE '${hippoDb.replace(/'/g, "''")}' AS h`);
+  db.exec(`ATTACH DATABASE '${tapedeckDb.replace(/'/g, "''")}' AS h`);
   db.exec(
     `INSERT INTO naive (text, path, line) SELECT s.text, t.source, s.line FROM h.steps s JOIN h.threads t ON t.tid = s.tid`,
   );

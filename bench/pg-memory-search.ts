@@ -1,6 +1,6 @@
 // Memory search p50 at N memories on sqlite and postgres, same corpus and queries; PG round trips
 // per search, and whether both backends return the same hits with the same scores in order.
-// `node --import tsx bench/pg-memory-search.ts [N]` with HIPPO_TEST_DATABASE_URL set; ONLY_PG=1
+// `node --import tsx bench/pg-memory-search.ts [N]` with TAPEDECK_TEST_DATABASE_URL set; ONLY_PG=1
 // skips SQLite; MB_KEEP=1 keeps the filled schema, MB_SCHEMA=<name> searches it again unfilled.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,7 @@ function run(backend: 'sqlite' | 'postgres') {
     const reuse = process.env.MB_SCHEMA;
     const s = reuse
       ? {
-          url: `${process.env.HIPPO_TEST_DATABASE_URL}?schema=${reuse}`,
+          url: `${process.env.TAPEDECK_TEST_DATABASE_URL}?schema=${reuse}`,
           schema: reuse,
           drop() {},
         }

@@ -4,7 +4,7 @@
  * both backends, then times every planted question through engine.transcripts.search.
  * Prints a Markdown table and writes bench/.out/pg-search-<steps>.json.
  *
- *   HIPPO_TEST_DATABASE_URL=postgres://… node --import tsx bench/pg-search.ts --steps 100000
+ *   TAPEDECK_TEST_DATABASE_URL=postgres://… node --import tsx bench/pg-search.ts --steps 100000
  *     [--seed 1] [--passes 3] [--no-sqlite] [--explain]
  *
  * PostgreSQL gets its own schema (`bench_<pid>_<hex>`), dropped at the end. `--explain` prints
@@ -49,9 +49,9 @@ const seed = Number(values.seed);
 const passes = Math.max(2, Number(values.passes));
 const log = (m: string) => process.stderr.write(`[pg-search] ${m}\n`);
 
-const baseUrl = (process.env.HIPPO_TEST_DATABASE_URL || process.env.HIPPO_DATABASE_URL || '').trim();
+const baseUrl = (process.env.TAPEDECK_TEST_DATABASE_URL || process.env.TAPEDECK_DATABASE_URL || '').trim();
 if (!baseUrl) {
-  log('set HIPPO_TEST_DATABASE_URL or HIPPO_DATABASE_URL to a PostgreSQL server');
+  log('set TAPEDECK_TEST_DATABASE_URL or TAPEDECK_DATABASE_URL to a PostgreSQL server');
   process.exit(2);
 }
 
@@ -177,11 +177,11 @@ async function main() {
   const u = new URL(baseUrl);
   u.searchParams.set('schema', schema);
   const admin = connectPgSync(baseUrl);
-  const tmp = mkdtempSync(join(tmpdir(), 'hippo-pg-search-'));
+  const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-pg-search-'));
   const results: Record<string, BackendRun> = {};
   try {
     if (!values['no-sqlite']) {
-      const engine = createEngine(loadConfig({ db: join(keep ?? tmp, 'hippo.db') }, { HOME: dir }));
+      const engine = createEngine(loadConfig({ db: join(keep ?? tmp, 'tapedeck.db') }, { HOME: dir }));
       try {
         results.sqlite = run('sqlite', engine, questions);
       } finally {

@@ -80,7 +80,7 @@ function rankOf(paths: string[], file: string): number | null {
 async function mcpRoundTrip(db: string, home: string, queries: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'bin', 'hippo.js'), 'mcp', '--db', db],
+    args: [join(ROOT, 'bin', 'tapedeck.js'), 'mcp', '--db', db],
     env: { HOME: home, PATH: process.env.PATH ?? '' },
     stderr: 'ignore',
   });
@@ -106,7 +106,7 @@ async function mcpRoundTrip(db: string, home: string, queries: string[]) {
 async function benchSize(steps: number, withMcp: boolean) {
   const { dir, manifest, questions } = await corpus(steps);
   mkdirSync(OUT, { recursive: true });
-  const db = join(DATA, `hippo-${steps}-s${seed}.db`);
+  const db = join(DATA, `tapedeck-${steps}-s${seed}.db`);
   for (const s of ['', '-wal', '-shm']) rmSync(db + s, { force: true });
 
   log(`${steps}: full index of ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(0)} MB…`);
@@ -127,14 +127,14 @@ async function benchSize(steps: number, withMcp: boolean) {
     if (s.steps.written !== 0) throw new Error('re-run wrote steps');
   }
   const cliT = performance.now();
-  spawnSync(process.execPath, [join(ROOT, 'bin', 'hippo.js'), 'index', '--json', '--db', db], {
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'tapedeck.js'), 'index', '--json', '--db', db], {
     env: { HOME: dir, PATH: process.env.PATH ?? '' },
   });
   const cliRerun = performance.now() - cliT;
 
   // Search: every planted question, three times each; the first pass warms the page cache.
   const kinds = { question: [] as number[], keyword: [] as number[] };
-  const hippoRanks: (number | null)[] = [];
+  const tapedeckRanks: (number | null)[] = [];
   for (let pass = 0; pass < 3; pass++) {
     for (const q of questions) {
       const t = performance.now();
@@ -142,7 +142,7 @@ async function benchSize(steps: number, withMcp: boolean) {
       const ms = performance.now() - t;
       if (pass > 0) kinds[q.kind === 'keyword' ? 'keyword' : 'question'].push(ms);
       if (pass === 0)
-        hippoRanks.push(
+        tapedeckRanks.push(
           rankOf(
             r.hits.map((h) => h.source.path),
             q.file,
@@ -198,7 +198,7 @@ async function benchSize(steps: number, withMcp: boolean) {
         p99: round(percentile(kinds.keyword, 99)),
         n: kinds.keyword.length,
       },
-      hitRate: hitRate(hippoRanks),
+      hitRate: hitRate(tapedeckRanks),
     },
     naive: {
       buildSeconds: round(naive.ms / 1000, 2),
@@ -255,7 +255,7 @@ const lines = [
   row([
     'steps',
     'questions',
-    'Hippo hit@1',
+    'Tapedeck hit@1',
     'hit@5',
     'hit@10',
     'no hit',

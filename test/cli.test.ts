@@ -1,8 +1,8 @@
-/** The command-line contract, end to end through the built `hippo` binary. */
+/** The command-line contract, end to end through the built `tapedeck` binary. */
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { after, test } from 'node:test';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 
 const S1 = '0a0a0a0a-1111-4222-8333-444444444444';
@@ -33,7 +33,7 @@ function seeded() {
 test('search --json prints the documented shape with provenance', () => {
   const h = seeded();
   after(h.cleanup);
-  const r = hippo(['search', 'why did we drop the redis cache?', '--json'], h.env);
+  const r = tapedeck(['search', 'why did we drop the redis cache?', '--json'], h.env);
   assert.equal(r.status, 0, r.stderr);
   const doc = r.json();
   assert.equal(doc.query, 'why did we drop the redis cache?');
@@ -67,20 +67,23 @@ test('search --json prints the documented shape with provenance', () => {
 test('identifiers, filters and dates narrow the search', () => {
   const h = seeded();
   after(h.cleanup);
-  const ident = hippo(['search', 'webhook.ts', '--json'], h.env).json();
+  const ident = tapedeck(['search', 'webhook.ts', '--json'], h.env).json();
   assert.equal(ident.hits[0]?.step, 2);
-  const code = hippo(['search', 'ERR_SOCKET_TIMEOUT', '--json'], h.env).json();
+  const code = tapedeck(['search', 'ERR_SOCKET_TIMEOUT', '--json'], h.env).json();
   assert.equal(code.hits[0]?.step, 2, 'a whole identifier matches');
-  const partial = hippo(['search', 'socket_timeout', '--json'], h.env).json();
+  const partial = tapedeck(['search', 'socket_timeout', '--json'], h.env).json();
   assert.equal(partial.hits[0]?.step, 2, 'part of an identifier matches too');
-  const parts = hippo(['search', 'socket timeout', '--json'], h.env).json();
+  const parts = tapedeck(['search', 'socket timeout', '--json'], h.env).json();
   assert.equal(parts.hits[0]?.step, 2, 'parts of ERR_SOCKET_TIMEOUT match');
-  const late = hippo(['search', 'redis OR webhook prices', '--since', '2026-11-10', '--json'], h.env).json();
+  const late = tapedeck(
+    ['search', 'redis OR webhook prices', '--since', '2026-11-10', '--json'],
+    h.env,
+  ).json();
   assert.deepEqual(
     late.hits.map((x: { step: number }) => x.step),
     [2],
   );
-  const early = hippo(
+  const early = tapedeck(
     ['search', 'prices', '--until', '2026-11-02', '--role', 'user', '--json'],
     h.env,
   ).json();
@@ -88,47 +91,50 @@ test('identifiers, filters and dates narrow the search', () => {
     early.hits.map((x: { step: number }) => x.step),
     [0],
   );
-  assert.equal(hippo(['search', 'prices', '--agent', 'codex', '--json'], h.env).json().hits.length, 0);
-  assert.equal(hippo(['search', 'prices', '--project', '/home/dev', '--json'], h.env).json().hits.length, 2);
+  assert.equal(tapedeck(['search', 'prices', '--agent', 'codex', '--json'], h.env).json().hits.length, 0);
   assert.equal(
-    hippo(['search', 'prices', '--project', '/home/other', '--json'], h.env).json().hits.length,
+    tapedeck(['search', 'prices', '--project', '/home/dev', '--json'], h.env).json().hits.length,
+    2,
+  );
+  assert.equal(
+    tapedeck(['search', 'prices', '--project', '/home/other', '--json'], h.env).json().hits.length,
     0,
   );
-  assert.equal(hippo(['search', 'redis -stale', '--json'], h.env).json().hits.length, 0);
+  assert.equal(tapedeck(['search', 'redis -stale', '--json'], h.env).json().hits.length, 0);
 });
 
 test('bad usage gets a clear error and exit code 2; --json errors are JSON', () => {
   const h = seeded();
   after(h.cleanup);
-  const agent = hippo(['search', 'x', '--agent', 'cursor', '--json'], h.env);
+  const agent = tapedeck(['search', 'x', '--agent', 'cursor', '--json'], h.env);
   assert.equal(agent.status, 2);
   assert.equal(agent.json().error.code, 'INVALID_INPUT');
   assert.match(agent.json().error.message, /known: antigravity, claude-code, codex, gemini-cli/);
-  const date = hippo(['search', 'x', '--since', 'last tuesday'], h.env);
+  const date = tapedeck(['search', 'x', '--since', 'last tuesday'], h.env);
   assert.equal(date.status, 2);
   assert.match(date.stderr, /Cannot read the date "last tuesday"/);
-  const unknown = hippo(['show', 'claude-code:nope', '--json'], h.env);
+  const unknown = tapedeck(['show', 'claude-code:nope', '--json'], h.env);
   assert.equal(unknown.status, 1);
   assert.equal(unknown.json().error.code, 'NOT_FOUND');
-  assert.equal(hippo(['frobnicate'], h.env).status, 2);
-  const syntax = hippo(['search', '"unbalanced AND (', '--json'], h.env);
+  assert.equal(tapedeck(['frobnicate'], h.env).status, 2);
+  const syntax = tapedeck(['search', '"unbalanced AND (', '--json'], h.env);
   assert.equal(syntax.status, 0, 'bad query syntax falls back to a plain search');
 });
 
 test('show gives a window around a step and pages through a thread', () => {
   const h = seeded();
   after(h.cleanup);
-  hippo(['index'], h.env);
-  const win = hippo(['show', `claude-code:${S1}`, '--step', '1', '--window', '1', '--json'], h.env).json();
+  tapedeck(['index'], h.env);
+  const win = tapedeck(['show', `claude-code:${S1}`, '--step', '1', '--window', '1', '--json'], h.env).json();
   assert.deepEqual(
     win.steps.map((s: { step: number }) => s.step),
     [0, 1, 2],
   );
   assert.equal(win.steps[1].source.line, 2);
-  const page = hippo(['show', `claude-code:${S1}`, '--limit', '2', '--json'], h.env).json();
+  const page = tapedeck(['show', `claude-code:${S1}`, '--limit', '2', '--json'], h.env).json();
   assert.equal(page.steps.length, 2);
   assert.equal(page.next, 2);
-  const rest = hippo(['show', `claude-code:${S1}`, '--from', String(page.next), '--json'], h.env).json();
+  const rest = tapedeck(['show', `claude-code:${S1}`, '--from', String(page.next), '--json'], h.env).json();
   assert.deepEqual(
     rest.steps.map((s: { step: number }) => s.step),
     [2],
@@ -139,23 +145,23 @@ test('show gives a window around a step and pages through a thread', () => {
 test('index --json summarises; a second run parses nothing; threads and stats agree', () => {
   const h = seeded();
   after(h.cleanup);
-  const first = hippo(['index', '--json'], h.env).json();
+  const first = tapedeck(['index', '--json'], h.env).json();
   assert.equal(first.files.new, 1);
   assert.equal(first.steps.written, 3);
-  const second = hippo(['index', '--json'], h.env).json();
+  const second = tapedeck(['index', '--json'], h.env).json();
   assert.deepEqual([second.files.unchanged, second.steps.written], [1, 0]);
   appendFileSync(
     `${h.home}/${claudePath(S1)}`,
     `${claudeLine(S1, 'assistant', 'Added the keep-alive agent.')}\n`,
   );
-  const third = hippo(['index', '--json'], h.env).json();
+  const third = tapedeck(['index', '--json'], h.env).json();
   assert.deepEqual([third.files.updated, third.steps.written], [1, 1]);
-  const threads = hippo(['threads', '--json'], h.env).json().threads;
+  const threads = tapedeck(['threads', '--json'], h.env).json().threads;
   assert.equal(threads.length, 1);
   assert.equal(threads[0].stepCount, 4);
-  const stats = hippo(['stats', '--json'], h.env).json();
+  const stats = tapedeck(['stats', '--json'], h.env).json();
   assert.equal(stats.perAgent['claude-code'].steps, 4);
-  const doctor = hippo(['doctor', '--json'], h.env);
+  const doctor = tapedeck(['doctor', '--json'], h.env);
   assert.equal(doctor.status, 0);
   assert.equal(doctor.json().ok, true);
 });
@@ -163,7 +169,7 @@ test('index --json summarises; a second run parses nothing; threads and stats ag
 test('quickstart on a machine with no transcripts indexes the bundled samples and shows a search', () => {
   const h = tempHome();
   after(h.cleanup);
-  const r = hippo(['quickstart', '--json'], h.env);
+  const r = tapedeck(['quickstart', '--json'], h.env);
   assert.equal(r.status, 0, r.stderr);
   const doc = r.json();
   assert.equal(doc.demo, true);
@@ -173,7 +179,7 @@ test('quickstart on a machine with no transcripts indexes the bundled samples an
   assert.equal(doc.index.issues, 0, 'the samples parse cleanly');
   assert.ok(doc.search.hits.length > 0);
   assert.match(doc.search.hits[0].snippet, /«Redis»/i);
-  const human = hippo(['quickstart'], h.env);
+  const human = tapedeck(['quickstart'], h.env);
   assert.match(human.stdout, /No agent transcripts found/);
   assert.match(human.stdout, /hits? for "why did we drop the redis cache\?"/);
 });

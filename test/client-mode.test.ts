@@ -1,6 +1,6 @@
 /**
- * Client mode: with HIPPO_API_URL the CLI and the MCP stdio server work on a Hippo server
- * (started here as a real `hippo serve` process, on each backend) with the same commands and
+ * Client mode: with TAPEDECK_API_URL the CLI and the MCP stdio server work on a Tapedeck server
+ * (started here as a real `tapedeck serve` process, on each backend) with the same commands and
  * output, write nothing locally, see only their key's spaces, and fail clearly when the server
  * is down or the key is wrong.
  */
@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BACKENDS, backendHome } from './support/backends.js';
-import { BIN, hippo } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, type TempHome } from './support/home.js';
 import { type ServeProcess, startServe } from './support/serve.js';
 
@@ -43,12 +43,12 @@ for (const b of BACKENDS) {
         ].join('\n') + '\n',
       );
       server = await startServe(h.env);
-      clientRoot = mkdtempSync(join(tmpdir(), 'hippo-client-'));
+      clientRoot = mkdtempSync(join(tmpdir(), 'tapedeck-client-'));
       client = {
         HOME: join(clientRoot, 'home'),
-        HIPPO_HOME: join(clientRoot, 'hippo'),
+        TAPEDECK_HOME: join(clientRoot, 'tapedeck'),
         PATH: process.env.PATH ?? '',
-        HIPPO_API_URL: server.url,
+        TAPEDECK_API_URL: server.url,
       };
     });
     after(async () => {
@@ -58,82 +58,89 @@ for (const b of BACKENDS) {
     });
 
     test('search, show and threads give the same answers as on the server, and nothing is stored locally', () => {
-      const idx = hippo(['index', '--json'], client);
+      const idx = tapedeck(['index', '--json'], client);
       assert.equal(idx.status, 0, idx.stderr);
-      const remote = hippo(['search', 'invoice VAT column', '--json'], client);
+      const remote = tapedeck(['search', 'invoice VAT column', '--json'], client);
       assert.equal(remote.status, 0, remote.stderr);
-      const local = hippo(['search', 'invoice VAT column', '--json', '--no-index'], h.env);
+      const local = tapedeck(['search', 'invoice VAT column', '--json', '--no-index'], h.env);
       assert.equal(local.status, 0, local.stderr);
       const hits = remote.json().hits;
       assert.ok(hits.length > 0, 'the server indexed its transcripts');
       assert.equal(hits[0].thread, `claude-code:${S1}`);
       assert.deepEqual(timeless(remote.json()), timeless(local.json()));
-      const show = hippo(['show', `claude-code:${S1}`], client);
+      const show = tapedeck(['show', `claude-code:${S1}`], client);
       assert.equal(show.status, 0, show.stderr);
       // Paths are the server's: the client cannot shorten them to ~ (its home is elsewhere).
-      assert.equal(show.stdout.replaceAll(h.home, '~'), hippo(['show', `claude-code:${S1}`], h.env).stdout);
+      assert.equal(
+        show.stdout.replaceAll(h.home, '~'),
+        tapedeck(['show', `claude-code:${S1}`], h.env).stdout,
+      );
       assert.match(show.stdout, /vatColumnIndex/);
       assert.equal(
-        hippo(['threads'], client).stdout.replaceAll(h.home, '~'),
-        hippo(['threads'], h.env).stdout,
+        tapedeck(['threads'], client).stdout.replaceAll(h.home, '~'),
+        tapedeck(['threads'], h.env).stdout,
         'the thread list is the server’s',
       );
-      assert.equal(existsSync(join(clientRoot, 'hippo', 'hippo.db')), false, 'no local store was created');
+      assert.equal(
+        existsSync(join(clientRoot, 'tapedeck', 'tapedeck.db')),
+        false,
+        'no local store was created',
+      );
     });
 
     test('memories and rules written through the client land on the server', () => {
-      const add = hippo(
+      const add = tapedeck(
         ['memory', 'add', 'Invoices are exported as UTF-8 CSV with a BOM for Excel', '--json'],
         client,
       );
       assert.equal(add.status, 0, add.stderr);
       const id = add.json().id;
-      const found = hippo(['memory', 'search', 'invoice CSV Excel', '--json'], h.env).json();
+      const found = tapedeck(['memory', 'search', 'invoice CSV Excel', '--json'], h.env).json();
       assert.deepEqual(
         found.hits.map((x: { id: string }) => x.id),
         [id],
       );
-      const rule = hippo(
+      const rule = tapedeck(
         ['rules', 'add', '--title', 'CSV', 'Always add a BOM to CSV exports', '--json'],
         client,
       );
       assert.equal(rule.status, 0, rule.stderr);
-      assert.match(hippo(['rules', 'list'], h.env).stdout, /Always add a BOM/);
+      assert.match(tapedeck(['rules', 'list'], h.env).stdout, /Always add a BOM/);
     });
 
     test('a key sees only its spaces; a wrong key is refused; export stays on the server', () => {
-      const key = hippo(
+      const key = tapedeck(
         ['keys', 'create', '--name', 'alpha', '--space', 'alpha', '--scope', 'write', '--json'],
         h.env,
       );
       assert.equal(key.status, 0, key.stderr);
-      const secret = hippo(
+      const secret = tapedeck(
         ['memory', 'add', 'The beta launch code name is Orchid', '--space', 'beta', '--json'],
         h.env,
       );
       assert.equal(secret.status, 0, secret.stderr);
-      const keyed = { ...client, HIPPO_API_KEY: key.json().key };
-      const mine = hippo(['memory', 'add', 'Alpha ships on Tuesdays', '--json'], keyed);
+      const keyed = { ...client, TAPEDECK_API_KEY: key.json().key };
+      const mine = tapedeck(['memory', 'add', 'Alpha ships on Tuesdays', '--json'], keyed);
       assert.equal(mine.status, 0, mine.stderr);
       assert.equal(mine.json().space, 'alpha', 'the key pins its space');
-      const search = hippo(['memory', 'search', 'launch code name Orchid', '--json'], keyed);
+      const search = tapedeck(['memory', 'search', 'launch code name Orchid', '--json'], keyed);
       assert.equal(search.status, 0, search.stderr);
       assert.equal(search.json().hits.length, 0, 'another space is invisible');
-      const show = hippo(['memory', 'show', secret.json().id], keyed);
+      const show = tapedeck(['memory', 'show', secret.json().id], keyed);
       assert.notEqual(show.status, 0);
       assert.match(show.stderr, /not found|no memory/i);
-      const wrong = hippo(['memory', 'search', 'anything'], {
+      const wrong = tapedeck(['memory', 'search', 'anything'], {
         ...client,
-        HIPPO_API_KEY: 'hippo_wrongwrongwrong',
+        TAPEDECK_API_KEY: 'tapedeck_wrongwrongwrong',
       });
       assert.notEqual(wrong.status, 0);
       assert.match(wrong.stderr, /key/i);
-      const exp = hippo(['export', join(clientRoot, 'out')], client);
+      const exp = tapedeck(['export', join(clientRoot, 'out')], client);
       assert.notEqual(exp.status, 0);
       assert.match(exp.stderr, /not in client mode/);
     });
 
-    test('the MCP stdio server answers from the Hippo server', async () => {
+    test('the MCP stdio server answers from the Tapedeck server', async () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [BIN, 'mcp'],
@@ -160,13 +167,13 @@ for (const b of BACKENDS) {
 }
 
 test('a server that is not there gets a clear error and a failing exit code', () => {
-  const root = mkdtempSync(join(tmpdir(), 'hippo-client-'));
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck-client-'));
   try {
-    const r = hippo(['memory', 'search', 'anything'], {
+    const r = tapedeck(['memory', 'search', 'anything'], {
       HOME: root,
-      HIPPO_HOME: join(root, 'h'),
+      TAPEDECK_HOME: join(root, 'h'),
       PATH: process.env.PATH ?? '',
-      HIPPO_API_URL: 'http://127.0.0.1:9',
+      TAPEDECK_API_URL: 'http://127.0.0.1:9',
     });
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /server http:\/\/127\.0\.0\.1:9 is not answering/);

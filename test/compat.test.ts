@@ -191,7 +191,7 @@ let readKey: string;
 const logged: string[] = [];
 const viaApp: Fetcher = (path, init) => Promise.resolve(app.request(path, init));
 
-/** A transcript file the plugin reads (outside the folders Hippo indexes: a remote server's case). */
+/** A transcript file the plugin reads (outside the folders Tapedeck indexes: a remote server's case). */
 function transcriptFile(name: string, steps: object[]): string {
   return h.write(
     `plugin-side/${name}/transcript.jsonl`,
@@ -276,7 +276,7 @@ describe('Stop hook flow', () => {
     );
     const t = engine.store.getThread(CONV)!;
     assert.equal(t.agent, 'antigravity');
-    assert.equal(t.source, `hippo://thread/${CONV}`);
+    assert.equal(t.source, `tapedeck://thread/${CONV}`);
   });
 
   test('second Stop with the same transcript: found, every message matches, nothing written', async () => {
@@ -458,7 +458,7 @@ describe('Stop hook flow', () => {
   test('a wrong key is 401 whichever header carries it, and the plugin fails over', async () => {
     for (const auth of ['nmem', 'bearer'] as const) {
       const { outcome, calls } = await stopHook(
-        { fetch: viaApp, key: 'hippo_not-a-real-key', auth },
+        { fetch: viaApp, key: 'tapedeck_not-a-real-key', auth },
         {
           conversationId: CONV,
           transcriptPath: path,
@@ -714,7 +714,7 @@ describe('memories', () => {
   });
 });
 
-describe('Hippo routes the plugins call', () => {
+describe('Tapedeck routes the plugins call', () => {
   test('/livez and /health are 200 JSON, /health with either header', async () => {
     assert.deepEqual(await json(await app.request('/livez')), { status: 'ok' });
     for (const headers of [{ 'x-nmem-api-key': key }, { authorization: `Bearer ${key}` }] as Record<
@@ -757,7 +757,7 @@ describe('Hippo routes the plugins call', () => {
     assert.ok(tools.includes('memory_search'));
     const wrong = await app.request('/mcp/', {
       method: 'POST',
-      headers: { 'x-nmem-api-key': 'hippo_wrong', 'content-type': 'application/json' },
+      headers: { 'x-nmem-api-key': 'tapedeck_wrong', 'content-type': 'application/json' },
       body: '{}',
     });
     assert.equal(wrong.status, 401);
@@ -803,7 +803,10 @@ describe('against a real server', () => {
     const conv = 'feed0000-1111-4222-8333-444444444444';
     assert.equal((await stopHook(p, { conversationId: conv, transcriptPath: file })).outcome, 'imported');
     assert.equal((await stopHook(p, { conversationId: conv, transcriptPath: file })).outcome, 'up-to-date');
-    const bad = await stopHook({ ...p, key: 'hippo_wrong' }, { conversationId: conv, transcriptPath: file });
+    const bad = await stopHook(
+      { ...p, key: 'tapedeck_wrong' },
+      { conversationId: conv, transcriptPath: file },
+    );
     assert.equal(bad.outcome, 'failed');
     assert.equal(bad.calls[0].status, 401);
     const ctx = await preInvocation(p);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Engine } from '../src/app/engine.js';
-import { isHippoError } from '../src/core/errors.js';
+import { isTapedeckError } from '../src/core/errors.js';
 import { estimateTokens } from '../src/core/token-budget.js';
 import { BLOG, SHOP, seedSessions, wmWorld } from './support/wm-world.js';
 
@@ -115,7 +115,7 @@ test('property: never over budget, rules whole and in order, every candidate eit
     }
     for (const i of b.items) {
       assert.ok(i.reason.length > 0 && i.tokens > 0);
-      assert.match(i.link, /^hippo:\/\/(rule|memory|thread|skill|working-memory)\//);
+      assert.match(i.link, /^tapedeck:\/\/(rule|memory|thread|skill|working-memory)\//);
     }
     if (b.omitted.length) assert.match(b.markdown, /_Left out for the [\d,]+-token budget: .+\._\n$/);
     else assert.doesNotMatch(b.markdown, /Left out/);
@@ -202,13 +202,13 @@ test('same inputs, same bundle; each item says why it is there', (t) => {
   );
 
   const skill = a.items.find((i) => i.kind === 'skill')!;
-  assert.deepEqual([skill.id, skill.link], ['release-notes', 'hippo://skill/release-notes']);
+  assert.deepEqual([skill.id, skill.link], ['release-notes', 'tapedeck://skill/release-notes']);
   assert.match(
     a.markdown,
     /## Skills[^\n]*\n- release-notes \[(Draft|Checked|Proven)\]: Use when writing release notes\n/,
   );
   const wmItem = a.items.find((i) => i.kind === 'working_memory' && i.id === 'sessions:1')!;
-  assert.equal(wmItem.link, 'hippo://thread/claude-code:shop-2');
+  assert.equal(wmItem.link, 'tapedeck://thread/claude-code:shop-2');
   assert.equal(wmItem.reason, 'working memory, Recent sessions');
   assert.match(a.markdown, /^# Session context · claude-code · \/home\/dev\/acme-shop · space default\n/);
 });
@@ -268,7 +268,7 @@ test('bad budgets, agents and projects are INVALID_INPUT', (t) => {
   const bad = (input: Record<string, unknown>, re: RegExp) =>
     assert.throws(
       () => w.engine.contextBundle.build(input),
-      (e) => isHippoError(e) && e.code === 'INVALID_INPUT' && re.test(e.message),
+      (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && re.test(e.message),
     );
   for (const budget of [99, 100_001, 0, -5, 1.5, 'lots', '1e3x'])
     bad({ budget }, /budget must be a whole number of tokens from 100 to 100,000/);

@@ -1,5 +1,5 @@
 /**
- * A PostgreSQL server that goes away and comes back: `hippo serve` answers 503 with a clear
+ * A PostgreSQL server that goes away and comes back: `tapedeck serve` answers 503 with a clear
  * message while it is gone, stays up (/livez), and serves again without a restart once it is
  * back, with nothing written before lost. The outage is real: the server reaches PostgreSQL
  * through a TCP relay that the test closes and reopens; connections are also killed server-side.
@@ -43,7 +43,7 @@ function relay(target: URL) {
 }
 
 /** Only this test's server connections carry this name (other tests share the database server). */
-const APP = `hippo_outage_${process.pid}`;
+const APP = `tapedeck_outage_${process.pid}`;
 let h: TempHome;
 let serve: ServeProcess;
 let schema: ReturnType<typeof freshSchema>;
@@ -64,7 +64,7 @@ before(async () => {
   const viaRelay = new URL(schema.url);
   viaRelay.port = String(link.port());
   viaRelay.searchParams.set('application_name', APP);
-  h = tempHome({ HIPPO_DATABASE_URL: viaRelay.toString() });
+  h = tempHome({ TAPEDECK_DATABASE_URL: viaRelay.toString() });
   serve = await startServe(h.env);
 });
 

@@ -1,15 +1,15 @@
-/** `hippo fs …`, `hippo export` and `hippo import` end to end through the built binary. */
+/** `tapedeck fs …`, `tapedeck export` and `tapedeck import` end to end through the built binary. */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { tempHome } from './support/home.js';
 
 function home() {
   const h = tempHome();
   after(h.cleanup);
-  const run = (...args: string[]) => hippo(args, h.env);
+  const run = (...args: string[]) => tapedeck(args, h.env);
   const json = (...args: string[]) => {
     const r = run(...args, '--json');
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
@@ -46,11 +46,11 @@ test('fs: write a memory, ls, cat with a numbered window, stat, find, grep, reca
   const cat = run('fs', 'cat', path, '--lines', '2-3', '--number');
   assert.equal(cat.stdout, `   2  id: ${id}\n   3  title: Billing DB\n`);
   assert.match(cat.stderr, /lines 2-3 of \d+; --lines 4- for the rest/);
-  assert.match(run('fs', 'cat', `hippo://memory/${id}`).stdout, /\n\nBilling uses Postgres 16\.\n$/);
+  assert.match(run('fs', 'cat', `tapedeck://memory/${id}`).stdout, /\n\nBilling uses Postgres 16\.\n$/);
 
   const stat = json('fs', 'stat', path);
   assert.equal(stat.kind, 'file');
-  assert.equal(stat.link, `hippo://memory/${id}`);
+  assert.equal(stat.link, `tapedeck://memory/${id}`);
   assert.equal(stat.writable, true);
   assert.match(run('fs', 'stat', '/rules').stdout, /kind: dir\n[\s\S]*writable: no/);
 
@@ -78,7 +78,7 @@ test('fs: write a memory, ls, cat with a numbered window, stat, find, grep, reca
   assert.match(rm.stderr, /rm needs --yes/);
   const gone = run('fs', 'rm', path, '--yes');
   assert.equal(gone.status, 0, gone.stderr);
-  assert.equal(gone.stdout, `Forgotten ${path} (undo: hippo memory restore ${id})\n`);
+  assert.equal(gone.stdout, `Forgotten ${path} (undo: tapedeck memory restore ${id})\n`);
   assert.equal(run('fs', 'ls', '/memories/by-id').stderr, '(/memories/by-id is empty)\n');
 });
 

@@ -30,7 +30,7 @@ before(async () => {
   const server = buildMcpServer({ engine, refreshMs: 0 });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
-  client = new Client({ name: 'hippo-test', version: '1.0.0' });
+  client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
   await client.connect(b);
 });
 
@@ -117,7 +117,7 @@ test('fs_write: write a memory and a wiki page; rm needs confirm; read-only plac
   assert.equal(engine.memories.get(id).status, 'active');
   assert.match(
     await ok('fs_write', { verb: 'rm', path: `/memories/by-id/${id}.md`, confirm: true }),
-    /^forgotten .* \(undo: hippo memory restore/,
+    /^forgotten .* \(undo: tapedeck memory restore/,
   );
   assert.equal(engine.memories.get(id).status, 'forgotten');
 

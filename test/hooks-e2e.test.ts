@@ -1,5 +1,5 @@
 /**
- * Hooks end to end, as the hosts run them: `hippo hook <agent> <event>` as a child process with a
+ * Hooks end to end, as the hosts run them: `tapedeck hook <agent> <event>` as a child process with a
  * recorded host payload on stdin (test/fixtures/hooks/), in a home whose path has spaces and
  * non-ASCII letters, against the local store.
  */
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { claudeLine } from './support/home.js';
 import {
   AGENTS,
@@ -35,8 +35,8 @@ const SAVE: Record<Agent, string> = {
 const thread = (a: Agent) => `${a}:${SESSIONS[a].id}`;
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = hippo(args, env);
-  assert.equal(r.status, 0, `hippo ${args.join(' ')}: ${r.stderr}`);
+  const r = tapedeck(args, env);
+  assert.equal(r.status, 0, `tapedeck ${args.join(' ')}: ${r.stderr}`);
   return r;
 }
 
@@ -78,7 +78,7 @@ describe('session start: the context bundle', () => {
           ? out.injectSteps?.[0]?.ephemeralMessage
           : out.hookSpecificOutput?.additionalContext;
       assert.match(text ?? '', /db-stage-2/, `context for ${agent}: ${r.stdout}`);
-      assert.match(text, /^<hippo_context/);
+      assert.match(text, /^<tapedeck_context/);
       if (agent !== 'antigravity') assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
     });
 
@@ -118,7 +118,7 @@ describe('session start: the context bundle', () => {
       w.env,
     );
     assert.match(next.stdout, /pnpm 9/);
-    assert.match(readLog(w.hippoHome), /context from cache/);
+    assert.match(readLog(w.tapedeckHome), /context from cache/);
   });
 });
 
@@ -127,12 +127,12 @@ describe('session end: the session is saved', () => {
   after(() => w.cleanup());
 
   for (const agent of AGENTS)
-    it(`${agent} ${SAVE[agent]} saves; the thread is found by hippo search`, async () => {
+    it(`${agent} ${SAVE[agent]} saves; the thread is found by tapedeck search`, async () => {
       w.place(agent);
       const r = await runHook(agent, SAVE[agent], w.payload(agent, SAVE[agent]), w.env);
       assert.equal(r.status, 0, r.stderr);
       assert.deepEqual(r.json(), {});
-      const saved = await waitSaved(w.hippoHome, thread(agent));
+      const saved = await waitSaved(w.tapedeckHome, thread(agent));
       assert.equal(saved.target, 'local');
       const hits = cli(
         ['search', SESSIONS[agent].word, '--agent', agent, '--json', '--no-index'],
@@ -145,10 +145,10 @@ describe('session end: the session is saved', () => {
     });
 
   it('antigravity does not save while background tasks run (fullyIdle false)', async () => {
-    const before = readLog(w.hippoHome);
+    const before = readLog(w.tapedeckHome);
     const r = await runHook('antigravity', 'Stop', w.payload('antigravity', 'Stop-busy'), w.env);
     assert.deepEqual(r.json(), {});
-    const added = readLog(w.hippoHome).slice(before.length);
+    const added = readLog(w.tapedeckHome).slice(before.length);
     assert.match(added, /background tasks still running/);
     assert.doesNotMatch(added, /queued/);
   });
@@ -163,7 +163,7 @@ describe('session end: the session is saved', () => {
 });
 
 describe('bad input: always valid JSON for the host, exit 0', () => {
-  const w = hookWorld({ HIPPO_HOOK_NO_WORKER: '1' });
+  const w = hookWorld({ TAPEDECK_HOOK_NO_WORKER: '1' });
   after(() => w.cleanup());
   const events: [Agent, string][] = [
     ['antigravity', 'PreInvocation'],
@@ -195,7 +195,7 @@ describe('bad input: always valid JSON for the host, exit 0', () => {
       if (event === 'PreToolUse') assert.equal(out.decision, 'ask');
       assert.ok(r.stderr.length > 0, 'the reason is on stderr');
     }
-    const log = readLog(w.hippoHome);
+    const log = readLog(w.tapedeckHome);
     assert.match(log, /empty stdin/);
     assert.match(log, /stdin is not JSON/);
     assert.match(log, /no session id in the hook payload/);
@@ -217,11 +217,11 @@ describe('bad input: always valid JSON for the host, exit 0', () => {
   it('a spent budget answers the safe default at once', async () => {
     const r = await runHook('antigravity', 'PreToolUse', w.payload('antigravity', 'PreToolUse'), {
       ...w.env,
-      HIPPO_HOOK_BUDGET_MS: '1',
+      TAPEDECK_HOOK_BUDGET_MS: '1',
     });
     assert.equal(r.status, 0);
     assert.equal(r.json().decision, 'ask');
-    assert.match(readLog(w.hippoHome), /budget ran out/);
+    assert.match(readLog(w.tapedeckHome), /budget ran out/);
   });
 });
 
@@ -241,8 +241,8 @@ describe('idempotent capture', () => {
     writeFileSync(cc, `${[...turn(1), ...turn(2)].join('\n')}\n`);
     w.place('codex');
     await runHook('claude-code', 'Stop', w.payload('claude-code', 'Stop'), w.env);
-    await waitSaved(w.hippoHome, thread('claude-code'));
-    await waitIdle(w.hippoHome);
+    await waitSaved(w.tapedeckHome, thread('claude-code'));
+    await waitIdle(w.tapedeckHome);
     const n = stepCount(w.env, thread('claude-code'));
     assert.equal(n, 4);
 
@@ -252,28 +252,28 @@ describe('idempotent capture', () => {
       runHook('claude-code', 'SessionEnd', w.payload('claude-code', 'SessionEnd'), w.env),
       runHook('codex', 'Stop', w.payload('codex', 'Stop'), w.env),
     ]);
-    await waitSaved(w.hippoHome, thread('codex'));
-    await waitIdle(w.hippoHome);
+    await waitSaved(w.tapedeckHome, thread('codex'));
+    await waitIdle(w.tapedeckHome);
     assert.equal(stepCount(w.env, thread('claude-code')), n, 'no duplicates');
     assert.ok(stepCount(w.env, thread('codex')) > 3);
 
     // the session resumed: one more turn, saved at PreCompact
     appendFileSync(cc, `${turn(3).join('\n')}\n`);
     await runHook('claude-code', 'PreCompact', w.payload('claude-code', 'PreCompact'), w.env);
-    await waitIdle(w.hippoHome);
+    await waitIdle(w.tapedeckHome);
     assert.equal(stepCount(w.env, thread('claude-code')), n + 2);
     assert.equal(cli(['status', '--json'], w.env).json().queue.waiting, 0);
   });
 });
 
 describe('the queue', () => {
-  const w = hookWorld({ HIPPO_HOOK_NO_WORKER: '1' });
+  const w = hookWorld({ TAPEDECK_HOOK_NO_WORKER: '1' });
   after(() => w.cleanup());
 
   it('a corrupted queue file is moved aside and reported; good items are still saved', async () => {
     w.place('gemini-cli');
     await runHook('gemini-cli', 'SessionEnd', w.payload('gemini-cli', 'SessionEnd'), w.env);
-    const queue = join(w.hippoHome, 'queue');
+    const queue = join(w.tapedeckHome, 'queue');
     const files = readdirSync(queue).filter((f) => f.endsWith('.json'));
     assert.equal(files.length, 1, 'queued (no worker in this test)');
     writeFileSync(join(queue, 'save-crashed.json'), '{"v":1,"kind":"save","agent":"codex","sessi');
@@ -302,7 +302,7 @@ describe('the queue', () => {
   it('an item left by a crashed worker is recovered, and a stale lock is taken over', async () => {
     w.place('codex');
     await runHook('codex', 'Stop', w.payload('codex', 'Stop'), w.env);
-    const queue = join(w.hippoHome, 'queue');
+    const queue = join(w.tapedeckHome, 'queue');
     const [file] = readdirSync(queue).filter((f) => f.endsWith('.json'));
     mkdirSync(join(queue, 'processing'), { recursive: true });
     writeFileSync(join(queue, 'processing', `crashed.${file}`), readFileSync(join(queue, file)));
@@ -317,7 +317,7 @@ describe('the queue', () => {
     assert.equal(r.recovered, 1);
     assert.ok(r.saved.some((s: { thread: string }) => s.thread === thread('codex')));
     assert.equal(r.waiting, 0);
-    assert.match(readLog(w.hippoHome), /took over a stale queue lock/);
+    assert.match(readLog(w.tapedeckHome), /took over a stale queue lock/);
   });
 
   it('a transcript not written yet: the save is retried and made once it exists', async () => {
@@ -337,7 +337,7 @@ describe('the queue', () => {
   });
 
   it('hooks.log stays bounded', async () => {
-    const log = join(w.hippoHome, 'hooks.log');
+    const log = join(w.tapedeckHome, 'hooks.log');
     writeFileSync(log, 'x'.repeat(300 * 1024));
     await runHook('claude-code', 'Stop', '', w.env);
     assert.ok(readFileSync(log, 'utf8').length < 4096);

@@ -1,5 +1,5 @@
 /**
- * The hook entry stays lean: what `hippo hook` loads before it knows the event (its static import
+ * The hook entry stays lean: what `tapedeck hook` loads before it knows the event (its static import
  * graph) holds none of the heavy modules — the MCP SDK, commander, the HTTP stack, SQLite, the
  * engine. Those arrive only through dynamic imports, on the paths that need them.
  */

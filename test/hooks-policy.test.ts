@@ -1,5 +1,5 @@
 /**
- * Antigravity's PreToolUse answers for Hippo's tools: the policy table agrees with the MCP
+ * Antigravity's PreToolUse answers for Tapedeck's tools: the policy table agrees with the MCP
  * server's own annotations (so a new or changed tool cannot slip through as "read"), and the hook
  * allows reads, asks for destructive tools, and allows writes only when the user's latest
  * message asked to remember or save.
@@ -38,7 +38,7 @@ describe('PreToolUse policy', () => {
     await client.close();
   });
 
-  const w = hookWorld({ HIPPO_HOOK_NO_WORKER: '1' });
+  const w = hookWorld({ TAPEDECK_HOOK_NO_WORKER: '1' });
   after(() => w.cleanup());
   const transcript = join(
     w.home,
@@ -85,17 +85,17 @@ describe('PreToolUse policy', () => {
 
   it('allows reads, asks before destructive tools, asks before writes nobody asked for', async () => {
     said('Now make the refund endpoint idempotent too.');
-    assert.equal(await decide('mcp_hippo_memory_search'), 'allow');
-    assert.equal(await decide('mcp_hippo_search_conversations'), 'allow');
-    assert.equal(await decide('mcp_hippo_memory_add'), 'ask');
-    assert.equal(await decide('mcp_hippo_memory_forget'), 'ask');
-    assert.equal(await decide('mcp_hippo_some_future_tool'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_memory_search'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_search_conversations'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_memory_add'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_memory_forget'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_some_future_tool'), 'ask');
   });
 
   it('allows writes when the user asked to remember or save, never destructive ones', async () => {
     said('Great. Remember that order creation is idempotent by Idempotency-Key.');
-    assert.equal(await decide('mcp_hippo_memory_add'), 'allow');
-    assert.equal(await decide('mcp_hippo_fs_write'), 'ask');
-    assert.equal(await decide('mcp_hippo_rules_remove'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_memory_add'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_fs_write'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_rules_remove'), 'ask');
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Hooks against a Hippo server (`hippo serve` in a child process with its own home, so the
+ * Hooks against a Tapedeck server (`tapedeck serve` in a child process with its own home, so the
  * transcript is not on its side and saves are pushed): server down → the session is indexed
- * locally meanwhile and queued → `hippo queue flush` once the server is up → saved there, and
+ * locally meanwhile and queued → `tapedeck queue flush` once the server is up → saved there, and
  * saving again adds nothing. A server that accepts connections and never answers costs the hook
  * at most its budget.
  */
@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BIN, hippo } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { hookWorld, readLog, runHook, SESSIONS, waitIdle } from './support/hooks.js';
 
 const THREAD = `claude-code:${SESSIONS['claude-code'].id}`;
@@ -28,7 +28,7 @@ function freePort(): Promise<number> {
 function serve(port: number, root: string): Promise<ChildProcess> {
   const env = {
     HOME: join(root, 'server home'),
-    HIPPO_HOME: join(root, 'server hippo'),
+    TAPEDECK_HOME: join(root, 'server tapedeck'),
     PATH: process.env.PATH ?? '',
   };
   mkdirSync(env.HOME, { recursive: true });
@@ -38,7 +38,7 @@ function serve(port: number, root: string): Promise<ChildProcess> {
   });
   return new Promise((resolve, reject) => {
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`hippo serve did not start: ${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`tapedeck serve did not start: ${err}`)), 20_000);
     child.stderr!.on('data', (d) => {
       err += d;
       if (/listening on/.test(err)) {
@@ -46,7 +46,7 @@ function serve(port: number, root: string): Promise<ChildProcess> {
         resolve(child);
       }
     });
-    child.on('exit', (code) => reject(new Error(`hippo serve exited ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`tapedeck serve exited ${code}: ${err}`)));
   });
 }
 
@@ -68,21 +68,21 @@ describe('server tier', () => {
   it('server down → queued → flushed once it is up → saved once, re-saves add nothing', async (t) => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const w = hookWorld({ HIPPO_API_URL: url });
+    const w = hookWorld({ TAPEDECK_API_URL: url });
     t.after(() => w.cleanup());
     w.place('claude-code');
 
     const r = await runHook('claude-code', 'Stop', w.payload('claude-code', 'Stop'), w.env);
     assert.deepEqual(r.json(), {});
-    await waitIdle(w.hippoHome);
-    let st = hippo(['status', '--json'], w.env).json();
+    await waitIdle(w.tapedeckHome);
+    let st = tapedeck(['status', '--json'], w.env).json();
     assert.equal(st.server.answering, false);
     assert.equal(st.queue.waiting, 1);
     assert.equal(st.queue.retrying, 1);
     assert.ok(st.server.circuit.open_until, 'circuit open');
     assert.equal(st.ok, false);
-    assert.match(readLog(w.hippoHome), /indexed in the local store meanwhile/);
-    const local = hippo(['search', 'OFFSET', '--json', '--no-index', '--local'], w.env).json();
+    assert.match(readLog(w.tapedeckHome), /indexed in the local store meanwhile/);
+    const local = tapedeck(['search', 'OFFSET', '--json', '--no-index', '--local'], w.env).json();
     assert.ok(
       local.hits.some((h: { thread: string }) => h.thread === THREAD),
       'searchable locally meanwhile',
@@ -102,10 +102,10 @@ describe('server tier', () => {
     try {
       srv = await serve(port, w.root);
     } catch (e) {
-      return t.skip(`hippo serve is not usable here: ${(e as Error).message}`);
+      return t.skip(`tapedeck serve is not usable here: ${(e as Error).message}`);
     }
     server = srv;
-    const flushed = hippo(['queue', 'flush', '--json'], w.env);
+    const flushed = tapedeck(['queue', 'flush', '--json'], w.env);
     assert.equal(flushed.status, 0, flushed.stderr);
     const f = flushed.json();
     assert.deepEqual(
@@ -118,14 +118,14 @@ describe('server tier', () => {
 
     // saved again (late retry, resumed session): nothing new is added, also without the push memo
     await runHook('claude-code', 'SessionEnd', w.payload('claude-code', 'SessionEnd'), w.env);
-    await waitIdle(w.hippoHome);
+    await waitIdle(w.tapedeckHome);
     assert.equal(await messagesOnServer(url), n);
-    rmSync(join(w.hippoHome, 'hooks', 'pushed.json'), { force: true });
+    rmSync(join(w.tapedeckHome, 'hooks', 'pushed.json'), { force: true });
     await runHook('claude-code', 'Stop', w.payload('claude-code', 'Stop'), w.env);
-    await waitIdle(w.hippoHome);
+    await waitIdle(w.tapedeckHome);
     assert.equal(await messagesOnServer(url), n);
 
-    st = hippo(['status', '--json', '--session', THREAD], w.env).json();
+    st = tapedeck(['status', '--json', '--session', THREAD], w.env).json();
     assert.equal(st.server.answering, true);
     assert.equal(st.queue.waiting, 0);
     assert.equal(st.session.saved, true);
@@ -133,7 +133,7 @@ describe('server tier', () => {
 
     const up = await runHook('claude-code', 'SessionStart', w.payload('claude-code', 'SessionStart'), w.env);
     assert.equal(up.status, 0);
-    assert.match(readLog(w.hippoHome), /context from server/);
+    assert.match(readLog(w.tapedeckHome), /context from server/);
   });
 
   it('a server that never answers costs a session start at most its budget, then is skipped', async (t) => {
@@ -147,12 +147,12 @@ describe('server tier', () => {
     const { port } = hung.address() as { port: number };
     // a budget that leaves room for the local store after the server's 1.5 s timeout
     const w = hookWorld({
-      HIPPO_API_URL: `http://127.0.0.1:${port}`,
-      HIPPO_HOOK_NO_WORKER: '1',
-      HIPPO_HOOK_BUDGET_MS: '8000',
+      TAPEDECK_API_URL: `http://127.0.0.1:${port}`,
+      TAPEDECK_HOOK_NO_WORKER: '1',
+      TAPEDECK_HOOK_BUDGET_MS: '8000',
     });
     t.after(() => w.cleanup());
-    // --local: the hook's fallback store (with HIPPO_API_URL set the CLI would go to the server).
+    // --local: the hook's fallback store (with TAPEDECK_API_URL set the CLI would go to the server).
     cli(
       ['memory', 'add', '--local', '--project', w.project, 'Deploys go through the staging gate first'],
       w.env,
@@ -166,7 +166,7 @@ describe('server tier', () => {
     assert.equal(first.status, 0);
     assert.match(first.json().hookSpecificOutput.additionalContext, /staging gate/, 'local context instead');
     assert.ok(first.ms < 8000 + 2000, `${first.ms} ms`);
-    assert.match(readLog(w.hippoHome), /no answer in \d+ ms/);
+    assert.match(readLog(w.tapedeckHome), /no answer in \d+ ms/);
     const second = await runHook(
       'claude-code',
       'SessionStart',
@@ -179,7 +179,7 @@ describe('server tier', () => {
 });
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = hippo(args, env);
+  const r = tapedeck(args, env);
   assert.equal(r.status, 0, r.stderr);
   return r;
 }

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import type { Engine } from '../src/app/engine.js';
-import { HippoError } from '../src/core/errors.js';
+import { TapedeckError } from '../src/core/errors.js';
 import { createHttpApp, type HttpApp } from '../src/interfaces/http/app.js';
 import { inputSchema, openApiPath } from '../src/interfaces/http/openapi.js';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, type TempHome, tempHome } from './support/home.js';
 import { json } from './support/http.js';
 
@@ -114,8 +114,8 @@ describe('system routes', () => {
 });
 
 describe('transcripts', () => {
-  test('search returns what `hippo search --json` prints', async () => {
-    const cli = hippo(['search', 'cors middleware', '--json', '--no-index'], h.env);
+  test('search returns what `tapedeck search --json` prints', async () => {
+    const cli = tapedeck(['search', 'cors middleware', '--json', '--no-index'], h.env);
     assert.equal(cli.status, 0, cli.stderr);
     const r = await call('/v1/search?q=cors%20middleware');
     assert.equal(r.status, 200);
@@ -400,7 +400,10 @@ describe('bad input', () => {
       transcripts: {
         ...engine.transcripts,
         search() {
-          throw new HippoError('STORAGE_UNAVAILABLE', 'The database is locked by another process; try again');
+          throw new TapedeckError(
+            'STORAGE_UNAVAILABLE',
+            'The database is locked by another process; try again',
+          );
         },
         threads() {
           throw new TypeError('secret internal detail');

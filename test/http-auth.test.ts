@@ -1,6 +1,6 @@
 /**
  * Auth against a real server on 127.0.0.1:0 with real HTTP requests: keyless loopback use, a
- * non-loopback bind that needs keys, bearer and X-Hippo-Api-Key, revoked and expired keys, read
+ * non-loopback bind that needs keys, bearer and X-Tapedeck-Api-Key, revoked and expired keys, read
  * scope, admin-only key management, and the slowdown after repeated failures.
  */
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ describe('keyless use', () => {
       await assert.rejects(
         startHttpServer(engine, { host: '0.0.0.0', port: 0, log: () => {} }),
         (e: Error) => {
-          assert.match(e.message, /Binding 0\.0\.0\.0 .*needs an API key.*hippo keys create/s);
+          assert.match(e.message, /Binding 0\.0\.0\.0 .*needs an API key.*tapedeck keys create/s);
           return true;
         },
       );
@@ -84,14 +84,14 @@ describe('keyless use', () => {
 });
 
 describe('keys', () => {
-  test('accepted as Authorization: Bearer and as X-Hippo-Api-Key', async () => {
+  test('accepted as Authorization: Bearer and as X-Tapedeck-Api-Key', async () => {
     assert.equal((await s.req('/v1/threads', { key: readKey })).status, 200);
-    const r = await s.req('/v1/threads', { headers: { 'x-hippo-api-key': readKey } });
+    const r = await s.req('/v1/threads', { headers: { 'x-tapedeck-api-key': readKey } });
     assert.equal(r.status, 200);
   });
 
   test('a wrong key is 401 even from loopback (no fallback to keyless)', async () => {
-    const r = await s.req('/v1/threads', { key: `hippo_${'A'.repeat(43)}` });
+    const r = await s.req('/v1/threads', { key: `tapedeck_${'A'.repeat(43)}` });
     assert.equal(r.status, 401);
     assert.equal((await json(r)).error.message, 'The API key is not valid');
   });
@@ -158,7 +158,7 @@ describe('keys', () => {
     });
     assert.equal(made.status, 201);
     const created = await json(made);
-    assert.match(created.key, /^hippo_[A-Za-z0-9_-]{43}$/);
+    assert.match(created.key, /^tapedeck_[A-Za-z0-9_-]{43}$/);
     assert.equal((await s.req('/v1/threads', { key: created.key })).status, 200);
     assert.equal((await s.req(`/v1/keys/${created.id}`, { method: 'DELETE', key: adminKey })).status, 200);
     assert.equal((await s.req('/v1/threads', { key: created.key })).status, 401);
@@ -170,7 +170,7 @@ describe('slowdown', () => {
     const t = await serveHome({ throttle: { free: 2, baseMs: 400, maxMs: 5000 } });
     try {
       const good = t.engine.keys.create({ name: 'good', scope: 'read' }).key;
-      const bad = `hippo_${'B'.repeat(43)}`;
+      const bad = `tapedeck_${'B'.repeat(43)}`;
       assert.equal((await t.req('/v1/threads', { key: bad })).status, 401);
       assert.equal((await t.req('/v1/threads', { key: bad })).status, 401);
       assert.equal(

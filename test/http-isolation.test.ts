@@ -175,7 +175,7 @@ describe('MCP over Streamable HTTP', () => {
   };
 
   before(async () => {
-    client = new Client({ name: 'hippo-isolation-test', version: '1.0.0' });
+    client = new Client({ name: 'tapedeck-isolation-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
         requestInit: { headers: { authorization: `Bearer ${alphaKey}` } },
@@ -233,7 +233,7 @@ describe('MCP over Streamable HTTP', () => {
     const b = new Client({ name: 'beta', version: '1.0.0' });
     await b.connect(
       new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/`), {
-        requestInit: { headers: { 'x-hippo-api-key': betaReader } },
+        requestInit: { headers: { 'x-tapedeck-api-key': betaReader } },
       }),
     );
     try {

@@ -1,13 +1,13 @@
 /**
  * The server as a process sees it: body limits and malformed JSON over a real socket, graceful
  * shutdown (an in-flight write completes, new connections are refused, the wait is bounded),
- * and the `hippo serve` / `hippo keys` commands as real child processes (signals, logs).
+ * and the `tapedeck serve` / `tapedeck keys` commands as real child processes (signals, logs).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { BIN, hippo } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { type TempHome, tempHome } from './support/home.js';
 import { json, type ServedHome, serveHome } from './support/http.js';
 
@@ -131,7 +131,7 @@ describe('graceful shutdown', () => {
   });
 });
 
-describe('hippo serve and hippo keys (child processes)', () => {
+describe('tapedeck serve and tapedeck keys (child processes)', () => {
   let h: TempHome;
   before(() => {
     h = tempHome();
@@ -140,7 +140,7 @@ describe('hippo serve and hippo keys (child processes)', () => {
     h?.cleanup();
   });
 
-  /** Start `hippo serve`, resolve with its URL once it logs that it listens. */
+  /** Start `tapedeck serve`, resolve with its URL once it logs that it listens. */
   function serve(
     args: string[],
   ): Promise<{ child: ChildProcess; url: string; stderr: () => string; stdout: () => string }> {
@@ -163,7 +163,7 @@ describe('hippo serve and hippo keys (child processes)', () => {
     new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
 
   test('keys create prints the key once; list and revoke never show it', () => {
-    const made = hippo(
+    const made = tapedeck(
       [
         'keys',
         'create',
@@ -181,38 +181,38 @@ describe('hippo serve and hippo keys (child processes)', () => {
     );
     assert.equal(made.status, 0, made.stderr);
     const k = made.json();
-    assert.match(k.key, /^hippo_[A-Za-z0-9_-]{43}$/);
+    assert.match(k.key, /^tapedeck_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(k.spaces, ['team-a', 'team-b']);
     assert.equal(k.scope, 'write');
-    const plain = hippo(['keys', 'create', '--name', 'laptop'], h.env);
-    assert.match(plain.stdout, /^hippo_[A-Za-z0-9_-]{43}\n$/, 'stdout holds only the key');
+    const plain = tapedeck(['keys', 'create', '--name', 'laptop'], h.env);
+    assert.match(plain.stdout, /^tapedeck_[A-Za-z0-9_-]{43}\n$/, 'stdout holds only the key');
     assert.match(plain.stderr, /only time the key is shown/);
-    const list = hippo(['keys', 'list', '--json'], h.env);
+    const list = tapedeck(['keys', 'list', '--json'], h.env);
     assert.ok(!list.stdout.includes(k.key));
     assert.equal(list.json().keys.length, 2);
-    const rev = hippo(['keys', 'revoke', k.id, '--json'], h.env);
+    const rev = tapedeck(['keys', 'revoke', k.id, '--json'], h.env);
     assert.equal(rev.json().status, 'revoked');
-    assert.equal(hippo(['keys', 'revoke', 'key_nope'], h.env).status, 1);
-    assert.equal(hippo(['keys', 'create', '--name', 'x', '--scope', 'root'], h.env).status, 2);
+    assert.equal(tapedeck(['keys', 'revoke', 'key_nope'], h.env).status, 1);
+    assert.equal(tapedeck(['keys', 'create', '--name', 'x', '--scope', 'root'], h.env).status, 2);
   });
 
   test('serve refuses a non-loopback host without an active key (exit 2, clear message)', () => {
     const other = tempHome();
     try {
-      const r = hippo(['serve', '--host', '0.0.0.0', '--port', '0'], other.env);
+      const r = tapedeck(['serve', '--host', '0.0.0.0', '--port', '0'], other.env);
       assert.equal(r.status, 2);
-      assert.match(r.stderr, /needs an API key.*hippo keys create/s);
+      assert.match(r.stderr, /needs an API key.*tapedeck keys create/s);
     } finally {
       other.cleanup();
     }
   });
 
   test('serve: one line on start, no keys in logs, SIGTERM lets an in-flight write finish', async () => {
-    const key = hippo(['keys', 'create', '--name', 'logs', '--scope', 'write'], h.env).stdout.trim();
+    const key = tapedeck(['keys', 'create', '--name', 'logs', '--scope', 'write'], h.env).stdout.trim();
     const s = await serve(['--log-requests', '--refresh', '0']);
     const startLines = s.stderr().trim().split('\n');
     assert.equal(startLines.length, 1, s.stderr());
-    assert.match(startLines[0], /^hippo serve: listening on http:\/\/127\.0\.0\.1:\d+ /);
+    assert.match(startLines[0], /^tapedeck serve: listening on http:\/\/127\.0\.0\.1:\d+ /);
     const ok = await fetch(`${s.url}/v1/threads`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(ok.status, 200);
     const write = slowPost(s.url, '/v1/memories', JSON.stringify({ content: 'Saved across SIGTERM' }), {
@@ -238,7 +238,7 @@ describe('hippo serve and hippo keys (child processes)', () => {
     assert.ok(!s.stderr().includes(key), 'the key is never logged');
     assert.doesNotMatch(s.stderr(), /Bearer|authorization/i);
     assert.match(s.stderr(), /POST \/v1\/memories 201 [\d.]+ms key:key_/);
-    const check = hippo(['memory', 'search', 'saved across sigterm', '--json'], h.env);
+    const check = tapedeck(['memory', 'search', 'saved across sigterm', '--json'], h.env);
     assert.equal(check.json().hits.length, 1);
   });
 });

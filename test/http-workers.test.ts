@@ -1,5 +1,5 @@
 /**
- * `hippo serve --workers 2` as real processes, on every backend: both workers answer, concurrent
+ * `tapedeck serve --workers 2` as real processes, on every backend: both workers answer, concurrent
  * writers (memory adds, checkpointed saved-thread appends) lose and duplicate nothing, SIGTERM
  * lets in-flight writes on every worker finish, a revoked key stops working on every worker at
  * once, a killed worker is replaced, and a crash loop ends the server with a reason.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { BACKENDS, backendHome } from './support/backends.js';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import type { TempHome } from './support/home.js';
 import { type ServeProcess, startServe } from './support/serve.js';
 
@@ -87,7 +87,7 @@ async function healthPids(url: string, n = 12, headers: Record<string, string> =
 }
 
 for (const b of BACKENDS) {
-  describe(`hippo serve --workers 2 (${b.name})`, { skip: b.skip }, () => {
+  describe(`tapedeck serve --workers 2 (${b.name})`, { skip: b.skip }, () => {
     let h: TempHome;
     let s: ServeProcess | undefined;
     before(() => {
@@ -109,7 +109,7 @@ for (const b of BACKENDS) {
       assert.equal(lines.length, 1, p.stderr());
       assert.match(
         lines[0]!,
-        /^hippo serve: listening on http:\/\/127\.0\.0\.1:\d+ \(store .+; 2 workers\)$/,
+        /^tapedeck serve: listening on http:\/\/127\.0\.0\.1:\d+ \(store .+; 2 workers\)$/,
       );
       const pids = await healthPids(p.url);
       assert.equal(pids.size, 2, 'two processes answered');
@@ -213,7 +213,7 @@ for (const b of BACKENDS) {
       assert.equal(await p.exited, 0);
       assert.equal(p.stdout(), '', 'stdout stays empty');
       assert.equal(p.stderr().match(/stopped \(SIGTERM\)/g)?.length, 1, p.stderr());
-      assert.match(p.stderr(), /hippo serve \[worker [12]\]: POST \/v1\/memories 201 /);
+      assert.match(p.stderr(), /tapedeck serve \[worker [12]\]: POST \/v1\/memories 201 /);
       const engine = h.engine();
       try {
         const hits = engine.memories.search('quokkastop', { limit: 10 }).hits;
@@ -224,11 +224,11 @@ for (const b of BACKENDS) {
     });
 
     test('a revoked key stops working on every worker at once', async () => {
-      const made = hippo(['keys', 'create', '--name', 'w', '--scope', 'write', '--json'], h.env).json();
+      const made = tapedeck(['keys', 'create', '--name', 'w', '--scope', 'write', '--json'], h.env).json();
       const p = await serve();
       const auth = { authorization: `Bearer ${made.key}` };
       assert.equal((await healthPids(p.url, 6, auth)).size, 2);
-      assert.equal(hippo(['keys', 'revoke', made.id], h.env).status, 0);
+      assert.equal(tapedeck(['keys', 'revoke', made.id], h.env).status, 0);
       const after = await Promise.all(
         Array.from({ length: 8 }, () => call(p.url, 'GET', '/health', undefined, auth)),
       );
@@ -262,7 +262,7 @@ for (const b of BACKENDS) {
   });
 }
 
-describe('hippo serve --workers: a crash loop ends the server', () => {
+describe('tapedeck serve --workers: a crash loop ends the server', () => {
   test('five worker deaths in a minute: exit 1 with the reason', async () => {
     const h = backendHome('sqlite');
     try {

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import { hasTable, putTable, removeTable, renderTable } from '../src/core/toml-section.js';
 import { parseToml } from './support/toml.js';
 
-const MARK = '# hippo: managed';
-const PATH = ['mcp_servers', 'hippo'];
+const MARK = '# tapedeck: managed';
+const PATH = ['mcp_servers', 'tapedeck'];
 
 const CONFIG = `# Codex configuration (~/.codex/config.toml)
 model = "gpt-5-codex"
@@ -38,7 +38,7 @@ bearer_token_env_var = "DOCS_TOKEN"
 model = "gpt-5-mini"
 model_reasoning_effort = "low"
 developer_instructions = """
-[mcp_servers.hippo]
+[mcp_servers.tapedeck]
 This line only looks like a header: it is inside a multi-line string.
 """
 
@@ -53,8 +53,8 @@ const block = renderTable(
   PATH,
   {
     command: '/opt/node 22/bin/node',
-    args: ['/Users/José Müller/hippo "dev"/bin/hippo.js', 'mcp'],
-    env: { HIPPO_HOME: 'C:\\Users\\jm\\.hippo' },
+    args: ['/Users/José Müller/tapedeck "dev"/bin/tapedeck.js', 'mcp'],
+    env: { TAPEDECK_HOME: 'C:\\Users\\jm\\.tapedeck' },
   },
   MARK,
 );
@@ -66,12 +66,12 @@ describe('TOML table editor', () => {
     const before = parseToml(CONFIG);
     const after = parseToml(out);
     const servers = after.mcp_servers as Record<string, unknown>;
-    assert.deepEqual(servers.hippo, {
+    assert.deepEqual(servers.tapedeck, {
       command: '/opt/node 22/bin/node',
-      args: ['/Users/José Müller/hippo "dev"/bin/hippo.js', 'mcp'],
-      env: { HIPPO_HOME: 'C:\\Users\\jm\\.hippo' },
+      args: ['/Users/José Müller/tapedeck "dev"/bin/tapedeck.js', 'mcp'],
+      env: { TAPEDECK_HOME: 'C:\\Users\\jm\\.tapedeck' },
     });
-    delete servers.hippo;
+    delete servers.tapedeck;
     assert.deepEqual(after, before);
   });
 
@@ -89,15 +89,15 @@ describe('TOML table editor', () => {
   it('replaces an existing table in place, with its sub-tables, and leaves its neighbours', () => {
     const manual = CONFIG.replace(
       '[mcp_servers.docs]',
-      '[mcp_servers.hippo]\ncommand = "hippo"\nargs = ["mcp"]\n\n[mcp_servers.hippo.env]\nHIPPO_SPACE = "work"\n\n[mcp_servers.docs]',
+      '[mcp_servers.tapedeck]\ncommand = "tapedeck"\nargs = ["mcp"]\n\n[mcp_servers.tapedeck.env]\nTAPEDECK_SPACE = "work"\n\n[mcp_servers.docs]',
     );
     const out = putTable(manual, PATH, block, MARK);
     const parsed = parseToml(out);
     const servers = parsed.mcp_servers as Record<string, Record<string, unknown>>;
-    assert.equal(servers.hippo.command, '/opt/node 22/bin/node');
-    assert.deepEqual(servers.hippo.env, { HIPPO_HOME: 'C:\\Users\\jm\\.hippo' });
+    assert.equal(servers.tapedeck.command, '/opt/node 22/bin/node');
+    assert.deepEqual(servers.tapedeck.env, { TAPEDECK_HOME: 'C:\\Users\\jm\\.tapedeck' });
     assert.equal(servers.docs.url, 'https://docs.example.com/mcp');
-    assert.ok(out.indexOf('[mcp_servers.hippo]') < out.indexOf('[mcp_servers.docs]'), 'kept its place');
+    assert.ok(out.indexOf('[mcp_servers.tapedeck]') < out.indexOf('[mcp_servers.docs]'), 'kept its place');
     assert.equal(putTable(out, PATH, block, MARK), out);
     const removed = removeTable(out, PATH, MARK);
     assert.equal(hasTable(removed, PATH), false);
@@ -105,12 +105,15 @@ describe('TOML table editor', () => {
   });
 
   it('refuses a table defined by dotted keys or an inline table, naming the line', () => {
-    assert.throws(() => putTable('mcp_servers.hippo.command = "x"\n', PATH, block, MARK), /line 1/);
+    assert.throws(() => putTable('mcp_servers.tapedeck.command = "x"\n', PATH, block, MARK), /line 1/);
     assert.throws(
-      () => putTable('a = 1\nmcp_servers = { hippo = { command = "x" } }\n', PATH, block, MARK),
+      () => putTable('a = 1\nmcp_servers = { tapedeck = { command = "x" } }\n', PATH, block, MARK),
       /line 2/,
     );
-    assert.throws(() => putTable('[mcp_servers]\nhippo = { command = "x" }\n', PATH, block, MARK), /line 2/);
+    assert.throws(
+      () => putTable('[mcp_servers]\ntapedeck = { command = "x" }\n', PATH, block, MARK),
+      /line 2/,
+    );
     // other servers defined inline are fine
     const ok = putTable('[mcp_servers]\nother = { command = "x" }\n', PATH, block, MARK);
     assert.ok(parseToml(ok));

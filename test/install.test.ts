@@ -1,5 +1,5 @@
 /**
- * `hippo install|uninstall <agent>` against temporary homes and workspaces (paths with spaces and
+ * `tapedeck install|uninstall <agent>` against temporary homes and workspaces (paths with spaces and
  * non-ASCII letters) that already hold the user's own settings: the written files parse as the
  * host parses them, installing twice changes no byte, uninstalling gives back every file byte for
  * byte, a dry run writes nothing, and the installed hook commands run through the shell.
@@ -21,21 +21,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runInstall } from '../src/interfaces/plugins/install.js';
-import { BIN, hippo } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { parseToml } from './support/toml.js';
 
 const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
 const SKILLS = [
-  'hippo-memory-search',
-  'hippo-memory-distill',
-  'hippo-working-memory',
-  'hippo-skill-load',
-  'hippo-skill-manage',
-  'hippo-skill-propose',
-  'hippo-thread-save',
-  'hippo-thread-handoff',
-  'hippo-fs-explore',
-  'hippo-status',
+  'tapedeck-memory-search',
+  'tapedeck-memory-distill',
+  'tapedeck-working-memory',
+  'tapedeck-skill-load',
+  'tapedeck-skill-manage',
+  'tapedeck-skill-propose',
+  'tapedeck-thread-save',
+  'tapedeck-thread-handoff',
+  'tapedeck-fs-explore',
+  'tapedeck-status',
 ];
 
 const CLAUDE_SETTINGS = `${JSON.stringify(
@@ -123,10 +123,10 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 function world() {
-  const root = mkdtempSync(join(tmpdir(), 'hippo install ü-'));
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck install ü-'));
   const home = join(root, 'Jürgen Müller');
   const workspace = join(root, 'my app é');
-  const hippoHome = join(root, 'hippo data');
+  const tapedeckHome = join(root, 'tapedeck data');
   const write = (p: string, text: string) => {
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, text);
@@ -152,13 +152,13 @@ function world() {
       dryRun: more.dryRun,
       env,
       cwd: workspace,
-      hippoHome,
+      tapedeckHome,
     });
   return {
     root,
     home,
     workspace,
-    hippoHome,
+    tapedeckHome,
     env,
     install,
     cleanup: () => rmSync(root, { recursive: true, force: true }),
@@ -188,33 +188,33 @@ function checkSkills(dir: string) {
   }
 }
 
-describe('hippo install / uninstall', () => {
+describe('tapedeck install / uninstall', () => {
   const w = world();
   after(w.cleanup);
   const original = snapshot(w.root);
 
   it('antigravity: a plugin folder the host accepts, and the hook group where it fires', () => {
     w.install('antigravity');
-    const plugin = join(w.home, '.gemini', 'config', 'plugins', 'hippo');
+    const plugin = join(w.home, '.gemini', 'config', 'plugins', 'tapedeck');
     const manifest = json(join(plugin, 'plugin.json'));
     for (const k of ['name', 'version', 'description', 'author', 'license', 'keywords'])
       assert.ok(manifest[k], k);
     const hooks = json(join(plugin, 'hooks.json'));
-    assert.deepEqual(Object.keys(hooks), ['hippo'], 'top-level keys are group names, no "hooks" wrapper');
-    const g = hooks.hippo;
+    assert.deepEqual(Object.keys(hooks), ['tapedeck'], 'top-level keys are group names, no "hooks" wrapper');
+    const g = hooks.tapedeck;
     assert.deepEqual(Object.keys(g).sort(), ['PreInvocation', 'PreToolUse', 'Stop']);
     assert.equal(g.PreInvocation[0].type, 'command');
     assert.equal(typeof g.PreInvocation[0].timeout, 'number');
-    assert.equal(g.PreToolUse[0].matcher, '^mcp_hippo_');
+    assert.equal(g.PreToolUse[0].matcher, '^mcp_tapedeck_');
     assert.match(g.PreToolUse[0].hooks[0].command, /hook antigravity PreToolUse/);
     const top = json(join(w.home, '.gemini', 'config', 'hooks.json'));
-    assert.deepEqual(Object.keys(top), ['lint', 'hippo'], "the user's group is kept");
-    assert.deepEqual(top.hippo, g);
-    const mcp = json(join(plugin, 'mcp_config.json')).mcpServers.hippo;
+    assert.deepEqual(Object.keys(top), ['lint', 'tapedeck'], "the user's group is kept");
+    assert.deepEqual(top.tapedeck, g);
+    const mcp = json(join(plugin, 'mcp_config.json')).mcpServers.tapedeck;
     assert.equal(mcp.command, process.execPath);
     assert.deepEqual(mcp.args, [BIN, 'mcp']);
-    assert.equal(mcp.env.HIPPO_HOME, w.hippoHome);
-    assert.ok(frontMatter(readFileSync(join(plugin, 'rules', 'hippo.md'), 'utf8')).description);
+    assert.equal(mcp.env.TAPEDECK_HOME, w.tapedeckHome);
+    assert.ok(frontMatter(readFileSync(join(plugin, 'rules', 'tapedeck.md'), 'utf8')).description);
     checkSkills(join(plugin, 'skills'));
   });
 
@@ -234,12 +234,12 @@ describe('hippo install / uninstall', () => {
     assert.deepEqual(s.hooks.PostToolUse, JSON.parse(CLAUDE_SETTINGS).hooks.PostToolUse);
     const c = json(join(w.home, '.claude.json'));
     assert.equal(c.numStartups, 42);
-    assert.deepEqual(Object.keys(c.mcpServers), ['github', 'hippo']);
-    assert.equal(c.mcpServers.hippo.type, 'stdio');
+    assert.deepEqual(Object.keys(c.mcpServers), ['github', 'tapedeck']);
+    assert.equal(c.mcpServers.tapedeck.type, 'stdio');
     checkSkills(join(w.home, '.claude', 'skills'));
   });
 
-  it('codex: [mcp_servers.hippo] in config.toml (valid TOML), an AGENTS.md section, hooks.json', () => {
+  it('codex: [mcp_servers.tapedeck] in config.toml (valid TOML), an AGENTS.md section, hooks.json', () => {
     w.install('codex');
     const text = readFileSync(join(w.home, '.codex', 'config.toml'), 'utf8');
     assert.ok(text.startsWith(CODEX_TOML), 'the rest of the file is untouched');
@@ -248,11 +248,11 @@ describe('hippo install / uninstall', () => {
       model: string;
     };
     assert.equal(t.model, 'gpt-5-codex');
-    assert.deepEqual(Object.keys(t.mcp_servers), ['github', 'hippo']);
-    assert.equal(t.mcp_servers.hippo.command, process.execPath);
-    assert.equal(t.mcp_servers.hippo.args[1], 'mcp');
+    assert.deepEqual(Object.keys(t.mcp_servers), ['github', 'tapedeck']);
+    assert.equal(t.mcp_servers.tapedeck.command, process.execPath);
+    assert.equal(t.mcp_servers.tapedeck.args[1], 'mcp');
     const agents = readFileSync(join(w.home, '.codex', 'AGENTS.md'), 'utf8');
-    assert.ok(agents.startsWith('# Global instructions\n\n- Be terse.\n\n<!-- hippo:begin'));
+    assert.ok(agents.startsWith('# Global instructions\n\n- Be terse.\n\n<!-- tapedeck:begin'));
     assert.match(agents, /search_conversations/);
     const hooks = json(join(w.home, '.codex', 'hooks.json'));
     assert.match(hooks.hooks.SessionStart[0].hooks[0].command, /hook codex SessionStart/);
@@ -264,15 +264,18 @@ describe('hippo install / uninstall', () => {
     const text = readFileSync(join(w.home, '.gemini', 'settings.json'), 'utf8');
     assert.match(text, /^\{\n {4}"theme"/, 'four-space indentation kept');
     const s = JSON.parse(text);
-    assert.deepEqual(Object.keys(s.mcpServers), ['playwright', 'hippo']);
+    assert.deepEqual(Object.keys(s.mcpServers), ['playwright', 'tapedeck']);
     assert.equal(s.hooks.BeforeTool[0].hooks[0].name, 'audit');
     for (const e of ['SessionStart', 'PreCompress', 'SessionEnd']) {
       const h = s.hooks[e][0].hooks[0];
       assert.match(h.command, new RegExp(`hook gemini-cli ${e}`));
       assert.equal(h.timeout, 10_000, 'milliseconds');
-      assert.match(h.name, /^hippo-/);
+      assert.match(h.name, /^tapedeck-/);
     }
-    assert.match(readFileSync(join(w.home, '.gemini', 'GEMINI.md'), 'utf8'), /hippo:begin[\s\S]*hippo:end/);
+    assert.match(
+      readFileSync(join(w.home, '.gemini', 'GEMINI.md'), 'utf8'),
+      /tapedeck:begin[\s\S]*tapedeck:end/,
+    );
   });
 
   it('installing again changes no byte', () => {
@@ -295,18 +298,18 @@ describe('hippo install / uninstall', () => {
       assert.ok(r.changes.some((c) => c.kind === 'delete' || c.kind === 'update'));
       assert.ok(r.changes.every((c) => c.kind === 'unchanged' || c.diff.length > 0));
     }
-    const cli = hippo(['install', 'codex', '--workspace', w.workspace, '--dry-run'], {
+    const cli = tapedeck(['install', 'codex', '--workspace', w.workspace, '--dry-run'], {
       ...w.env,
-      HIPPO_HOME: w.hippoHome,
+      TAPEDECK_HOME: w.tapedeckHome,
     });
     assert.equal(cli.status, 0, cli.stderr);
     assert.match(cli.stdout, /dry run, nothing written/);
     assert.match(cli.stdout, /create +.*\.codex\/config\.toml/);
-    assert.match(cli.stdout, /\+ \[mcp_servers\.hippo\]/);
+    assert.match(cli.stdout, /\+ \[mcp_servers\.tapedeck\]/);
     assert.deepEqual(snapshot(w.root), before);
   });
 
-  it('uninstalling gives back every file byte for byte, and leaves no Hippo file or folder', () => {
+  it('uninstalling gives back every file byte for byte, and leaves no Tapedeck file or folder', () => {
     for (const a of AGENTS) w.install(a, { mode: 'uninstall' });
     assert.deepEqual(snapshot(w.root), original);
   });
@@ -315,16 +318,16 @@ describe('hippo install / uninstall', () => {
     const before = snapshot(w.workspace);
     for (const a of AGENTS) w.install(a, { workspace: true });
     const ws = w.workspace;
-    assert.deepEqual(Object.keys(json(join(ws, '.agents', 'hooks.json'))), ['hippo']);
-    assert.equal(readFileSync(join(ws, '.agents', 'plugins', 'hippo', '.gitignore'), 'utf8'), '*\n');
+    assert.deepEqual(Object.keys(json(join(ws, '.agents', 'hooks.json'))), ['tapedeck']);
+    assert.equal(readFileSync(join(ws, '.agents', 'plugins', 'tapedeck', '.gitignore'), 'utf8'), '*\n');
     assert.ok(json(join(ws, '.claude', 'settings.local.json')).hooks.SessionStart);
-    assert.ok(json(join(ws, '.mcp.json')).mcpServers.hippo);
+    assert.ok(json(join(ws, '.mcp.json')).mcpServers.tapedeck);
     assert.ok(parseToml(readFileSync(join(ws, '.codex', 'config.toml'), 'utf8')).mcp_servers);
     assert.match(
       readFileSync(join(ws, 'AGENTS.md'), 'utf8'),
-      /^# Agents\n\nRun `npm test` before committing.\n\n<!-- hippo:begin/,
+      /^# Agents\n\nRun `npm test` before committing.\n\n<!-- tapedeck:begin/,
     );
-    assert.ok(json(join(ws, '.gemini', 'settings.json')).mcpServers.hippo);
+    assert.ok(json(join(ws, '.gemini', 'settings.json')).mcpServers.tapedeck);
     assert.ok(existsSync(join(ws, 'GEMINI.md')));
     for (const a of AGENTS) w.install(a, { workspace: true, mode: 'uninstall' });
     assert.deepEqual(snapshot(w.workspace), before);
@@ -334,7 +337,7 @@ describe('hippo install / uninstall', () => {
     const p = join(w.home, '.gemini', 'settings.json');
     writeFileSync(p, '{\n  // my theme\n  "theme": "GitHub"\n}\n');
     const before = snapshot(w.root);
-    const r = hippo(['install', 'gemini-cli'], { ...w.env, HIPPO_HOME: w.hippoHome });
+    const r = tapedeck(['install', 'gemini-cli'], { ...w.env, TAPEDECK_HOME: w.tapedeckHome });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /settings\.json is not plain JSON/);
     assert.deepEqual(snapshot(w.root), before);
@@ -343,19 +346,19 @@ describe('hippo install / uninstall', () => {
 });
 
 describe('installed hook commands', () => {
-  const root = mkdtempSync(join(tmpdir(), 'hippo cmd ü-'));
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck cmd ü-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
   it('run through the shell from paths with spaces, quotes and non-ASCII letters', () => {
-    // Node and Hippo reached through folders with awkward names
+    // Node and Tapedeck reached through folders with awkward names
     const nodeDir = join(root, "Nöde's bin");
     const appDir = join(root, 'Hippö app', 'bin');
     mkdirSync(nodeDir, { recursive: true });
     mkdirSync(appDir, { recursive: true });
     symlinkSync(process.execPath, join(nodeDir, 'node'));
-    symlinkSync(BIN, join(appDir, 'hippo.js'));
+    symlinkSync(BIN, join(appDir, 'tapedeck.js'));
     const home = join(root, 'home ü');
-    const hippoHome = join(root, 'data "x" é');
+    const tapedeckHome = join(root, 'data "x" é');
     mkdirSync(home, { recursive: true });
     const env = { HOME: home, PATH: process.env.PATH ?? '' };
     const r = runInstall({
@@ -363,9 +366,9 @@ describe('installed hook commands', () => {
       mode: 'install',
       env,
       cwd: home,
-      hippoHome,
+      tapedeckHome,
       node: join(nodeDir, 'node'),
-      bin: join(appDir, 'hippo.js'),
+      bin: join(appDir, 'tapedeck.js'),
     });
     assert.ok(r.changes.some((c) => c.kind === 'create'));
     const settings = json(join(home, '.claude', 'settings.json'));
@@ -381,15 +384,15 @@ describe('installed hook commands', () => {
     for (const cmd of [start, stop]) {
       const out = spawnSync('sh', ['-c', cmd], {
         input: payload,
-        env: { ...env, HIPPO_HOOK_NO_WORKER: '1' },
+        env: { ...env, TAPEDECK_HOOK_NO_WORKER: '1' },
         encoding: 'utf8',
       });
       assert.equal(out.status, 0, out.stderr);
       JSON.parse(out.stdout);
     }
     // the hook used the data folder named in the command
-    assert.ok(statSync(join(hippoHome, 'hooks.log')).isFile());
-    assert.match(readFileSync(join(hippoHome, 'hooks.log'), 'utf8'), /claude-code:x1: queued/);
+    assert.ok(statSync(join(tapedeckHome, 'hooks.log')).isFile());
+    assert.match(readFileSync(join(tapedeckHome, 'hooks.log'), 'utf8'), /claude-code:x1: queued/);
   });
 
   it('an install from another Node or folder replaces the old commands instead of adding new ones', () => {
@@ -406,9 +409,9 @@ describe('installed hook commands', () => {
     }
     const gemini = json(join(home, '.gemini', 'settings.json'));
     assert.equal(gemini.hooks.SessionStart.length, 1);
-    assert.equal(gemini.mcpServers.hippo.command, process.execPath);
+    assert.equal(gemini.mcpServers.tapedeck.command, process.execPath);
     const toml = readFileSync(join(home, '.codex', 'config.toml'), 'utf8');
-    assert.equal(toml.match(/\[mcp_servers\.hippo\]/g)?.length, 1);
+    assert.equal(toml.match(/\[mcp_servers\.tapedeck\]/g)?.length, 1);
     assert.ok(!toml.includes('/old/node'));
     assert.ok(!readFileSync(join(home, '.gemini', 'config', 'hooks.json'), 'utf8').includes('/old/node'));
   });

@@ -38,10 +38,10 @@ function allowed(from: string, to: string): boolean {
   if (from.startsWith('sources/')) return ['core', 'ports', 'sources'].includes(to);
   if (from === 'sources') return to === 'core' || to === 'ports' || to.startsWith('sources/');
   if (from === 'storage') return ['core', 'ports'].includes(to);
-  // The CLI's `hippo mcp` and `hippo serve` start the MCP and HTTP servers, and the HTTP server
+  // The CLI's `tapedeck mcp` and `tapedeck serve` start the MCP and HTTP servers, and the HTTP server
   // mounts the MCP server at /mcp; no other interface reaches into another.
   if (from === 'interfaces/cli' && (to === 'interfaces/mcp' || to === 'interfaces/http')) return true;
-  // `hippo hook|queue|status` run the hook runtime and `hippo install` the installers.
+  // `tapedeck hook|queue|status` run the hook runtime and `tapedeck install` the installers.
   if (from === 'interfaces/cli' && (to === 'interfaces/hooks' || to === 'interfaces/plugins')) return true;
   if (from === 'interfaces/http' && to === 'interfaces/mcp') return true;
   if (from.startsWith('interfaces/')) return ['app', 'services', 'core'].includes(to) || to === from;

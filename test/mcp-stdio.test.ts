@@ -1,4 +1,4 @@
-/** A real MCP client talks to `hippo mcp` over stdio. */
+/** A real MCP client talks to `tapedeck mcp` over stdio. */
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -38,7 +38,7 @@ before(async () => {
   transport.stderr?.on('data', (d) => {
     stderr += String(d);
   });
-  client = new Client({ name: 'hippo-test', version: '1.0.0' });
+  client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
   await client.connect(transport);
 });
 

@@ -367,14 +367,14 @@ test('provenance: threads are checked against the transcript store; links resolv
     thread,
     step_from: 0,
     step_to: 1,
-    link: `hippo://thread/${thread}#0`,
+    link: `tapedeck://thread/${thread}#0`,
     source: null,
   });
-  assert.equal(m.link, `hippo://memory/${m.id}`);
-  assert.equal(engine.memories.get(`hippo://memory/${m.id}`).id, m.id);
+  assert.equal(m.link, `tapedeck://memory/${m.id}`);
+  assert.equal(engine.memories.get(`tapedeck://memory/${m.id}`).id, m.id);
   const fromLink = engine.memories.add({
     content: 'SQS queues are created by Terraform',
-    thread: `hippo://thread/${thread}#1`,
+    thread: `tapedeck://thread/${thread}#1`,
   });
   assert.equal(fromLink.provenance?.step_from, 1);
   assert.throws(() => engine.memories.add({ content: 'x y z', thread: 'claude-code:nope' }), {

@@ -79,7 +79,7 @@ test('an agent adds, finds, reads, corrects and supersedes memories', async () =
   assert.equal(add.isError, undefined, add.content[0].text);
   const id = add.structuredContent.id as string;
   assert.equal(add.structuredContent.deduplicated, false);
-  assert.match(add.content[0].text, /^saved: hippo:\/\/memory\//);
+  assert.match(add.content[0].text, /^saved: tapedeck:\/\/memory\//);
   const dup = await call('memory_add', {
     content: 'the mobile app talks to the API through the BFF at /bff — never directly.',
     labels: ['bff'],
@@ -88,14 +88,14 @@ test('an agent adds, finds, reads, corrects and supersedes memories', async () =
   assert.match(dup.content[0].text, /already known \(exact duplicate\)/);
 
   const found = await call('memory_search', { query: 'how does the mobile app reach the api' });
-  assert.match(found.content[0].text, new RegExp(`\\[1\\] hippo://memory/${id} decision imp=0.8`));
+  assert.match(found.content[0].text, new RegExp(`\\[1\\] tapedeck://memory/${id} decision imp=0.8`));
   assert.match(found.content[0].text, /\[mobile, api, bff\]/);
   assert.deepEqual(
     found.structuredContent.hits.map((x: { id: string }) => x.id),
     [id],
   );
 
-  const got = await call('memory_get', { id: `hippo://memory/${id}` });
+  const got = await call('memory_get', { id: `tapedeck://memory/${id}` });
   assert.match(got.content[0].text, /never directly/);
   const upd = await call('memory_update', { id, add_labels: ['gateway'], importance: 0.9 });
   assert.match(upd.content[0].text, /imp=0.9/);
@@ -127,7 +127,7 @@ test('forget needs confirm: true; restore undoes it; bad input and unknown ids a
   assert.equal((await call('memory_search', { query: 'staging resets' })).structuredContent.hits.length, 0);
   assert.match((await call('memory_restore', { id })).content[0].text, /^restored/);
 
-  const missing = await call('memory_get', { id: 'hippo://memory/nope' });
+  const missing = await call('memory_get', { id: 'tapedeck://memory/nope' });
   assert.equal(missing.isError, true);
   assert.match(missing.content[0].text, /NOT_FOUND.*memory_search/);
   const bad = await call('memory_add', { content: 'x', type: 'decision', event_start: 'someday' });

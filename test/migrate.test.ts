@@ -1,5 +1,5 @@
 /**
- * `hippo migrate --to …`: a local SQLite store (indexed transcripts and every kind of knowledge)
+ * `tapedeck migrate --to …`: a local SQLite store (indexed transcripts and every kind of knowledge)
  * copied into a PostgreSQL server or another file. Searches agree afterwards, a second run
  * changes nothing, and a run that stops half way resumes without duplicates.
  */
@@ -12,7 +12,7 @@ import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
 import { migrateStore } from '../src/services/migration.js';
 import { BACKENDS, freshSchema } from './support/backends.js';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 import { populate } from './support/knowledge-fixture.js';
 
@@ -61,7 +61,7 @@ function target(kind: 'sqlite' | 'postgres'): { to: string; cleanup(): void } {
     const s = freshSchema();
     return { to: s.url, cleanup: s.drop };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-target-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-target-'));
   return { to: join(dir, 'team.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -75,7 +75,7 @@ for (const b of BACKENDS) {
       h.cleanup();
       t.cleanup();
     });
-    const first = hippo(['migrate', '--to', t.to, '--json'], h.env);
+    const first = tapedeck(['migrate', '--to', t.to, '--json'], h.env);
     assert.equal(first.status, 0, first.stderr);
     const r = first.json();
     assert.equal(r.copied, 3);
@@ -85,9 +85,9 @@ for (const b of BACKENDS) {
     assert.doesNotMatch(first.stdout + first.stderr, /postgres:\/\/[^@\s]*:[^@\s*]+@/, 'no password printed');
 
     // The same questions get the same answers from the copy.
-    const there = { ...h.env, [b.name === 'postgres' ? 'HIPPO_DATABASE_URL' : 'HIPPO_DB']: t.to };
+    const there = { ...h.env, [b.name === 'postgres' ? 'TAPEDECK_DATABASE_URL' : 'TAPEDECK_DB']: t.to };
     const ask = (env: Record<string, string>, args: string[]) => {
-      const out = hippo([...args, '--json'], env);
+      const out = tapedeck([...args, '--json'], env);
       assert.equal(out.status, 0, out.stderr);
       return JSON.parse(JSON.stringify(out.json(), (k, v) => (k === 'took_ms' ? undefined : v)));
     };
@@ -112,12 +112,12 @@ for (const b of BACKENDS) {
     // Everything the knowledge export holds is identical on both sides.
     const exA = join(h.home, 'ex-a');
     const exB = join(h.home, 'ex-b');
-    assert.equal(hippo(['export', exA, '--all-spaces'], h.env).status, 0);
-    const exportThere = hippo(['export', exB, '--all-spaces'], there);
+    assert.equal(tapedeck(['export', exA, '--all-spaces'], h.env).status, 0);
+    const exportThere = tapedeck(['export', exB, '--all-spaces'], there);
     assert.equal(exportThere.status, 0, exportThere.stderr);
     assert.deepEqual(snapshot(exB), snapshot(exA));
 
-    const again = hippo(['migrate', '--to', t.to, '--json'], h.env).json();
+    const again = tapedeck(['migrate', '--to', t.to, '--json'], h.env).json();
     assert.equal(again.copied, 0);
     assert.equal(again.skipped, 3);
     assert.equal(

@@ -23,7 +23,7 @@ test('four processes opening a new database at once all succeed', async () => {
       }),
   );
   for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
-  const db = new Database(join(h.hippoHome, 'hippo.db'), { readonly: true });
+  const db = new Database(join(h.tapedeckHome, 'tapedeck.db'), { readonly: true });
   const version = db.pragma('user_version', { simple: true });
   db.close();
   assert.ok(Number(version) >= 8);

@@ -110,7 +110,7 @@ test('what was restored works: as-of, tombstones, badges, wiki history, idempote
   const b = home();
   b.e.portability.import(dir);
   const e = b.e;
-  assert.equal(e.memories.get(fx.memory).provenance?.link, 'hippo://thread/chat-42#0');
+  assert.equal(e.memories.get(fx.memory).provenance?.link, 'tapedeck://thread/chat-42#0');
   assert.equal(e.memories.search('Postgres replication').hits[0]?.id, fx.memory);
   assert.equal(e.memories.get(fx.superseded).superseded_by, fx.successor);
   assert.deepEqual(e.memories.get(fx.successor).supersedes, [fx.superseded]);

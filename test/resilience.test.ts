@@ -8,7 +8,7 @@ import { chmodSync, chownSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { BIN, hippo } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -46,7 +46,7 @@ test('a run killed with SIGKILL mid-index resumes with nothing lost or duplicate
   const child = spawn(process.execPath, [BIN, 'index'], { env: h.env, stdio: 'ignore' });
   const exited = new Promise((r) => child.on('exit', r));
   // Kill it as soon as the first batches are committed, mid-run.
-  const db = join(h.hippoHome, 'hippo.db');
+  const db = join(h.tapedeckHome, 'tapedeck.db');
   let partial = 0;
   for (let i = 0; i < 400 && partial === 0; i++) {
     await new Promise((r) => setTimeout(r, 25));
@@ -61,29 +61,29 @@ test('a run killed with SIGKILL mid-index resumes with nothing lost or duplicate
   child.kill('SIGKILL');
   await exited;
   assert.ok(partial > 0 && partial < 120 * 300, `killed mid-run (${partial} steps committed)`);
-  const resumed = hippo(['index', '--json'], h.env);
+  const resumed = tapedeck(['index', '--json'], h.env);
   assert.equal(resumed.status, 0, resumed.stderr);
-  const stats = hippo(['stats', '--json'], h.env).json();
+  const stats = tapedeck(['stats', '--json'], h.env).json();
   assert.equal(stats.threads, 120);
   assert.equal(stats.steps, 120 * 300, 'every step exactly once');
-  const doctor = hippo(['doctor', '--json'], h.env).json();
+  const doctor = tapedeck(['doctor', '--json'], h.env).json();
   assert.deepEqual(doctor.database.problems, [], 'the index is consistent');
-  const again = hippo(['index', '--json'], h.env).json();
+  const again = tapedeck(['index', '--json'], h.env).json();
   assert.equal(again.steps.written, 0);
-  const hit = hippo(['search', 'order 77042 overflowed', '--json'], h.env).json().hits[0];
+  const hit = tapedeck(['search', 'order 77042 overflowed', '--json'], h.env).json().hits[0];
   assert.equal(hit.thread, `claude-code:${sessionId(77)}`);
 });
 
 test('a database locked by another writer gives a clear error, and the next run succeeds', () => {
-  const h = tempHome({ HIPPO_BUSY_TIMEOUT_MS: '300' });
+  const h = tempHome({ TAPEDECK_BUSY_TIMEOUT_MS: '300' });
   after(h.cleanup);
   writeCorpus(h, 2, 2);
-  assert.equal(hippo(['index'], h.env).status, 0);
+  assert.equal(tapedeck(['index'], h.env).status, 0);
   h.write(claudePath(sessionId(5)), `${claudeLine(sessionId(5), 'user', 'a new session while locked')}\n`);
-  const holder = new Database(join(h.hippoHome, 'hippo.db'));
+  const holder = new Database(join(h.tapedeckHome, 'tapedeck.db'));
   holder.exec('BEGIN EXCLUSIVE');
   try {
-    const r = hippo(['index', '--json'], h.env);
+    const r = tapedeck(['index', '--json'], h.env);
     assert.equal(r.status, 1);
     assert.equal(r.json().error.code, 'STORAGE_UNAVAILABLE');
     assert.match(r.json().error.message, /locked by another process/);
@@ -91,9 +91,9 @@ test('a database locked by another writer gives a clear error, and the next run 
     holder.exec('ROLLBACK');
     holder.close();
   }
-  const later = hippo(['index', '--json'], h.env).json();
+  const later = tapedeck(['index', '--json'], h.env).json();
   assert.equal(later.files.new, 1);
-  const hit = hippo(['search', 'new session while locked', '--json'], h.env).json().hits[0];
+  const hit = tapedeck(['search', 'new session while locked', '--json'], h.env).json().hits[0];
   assert.equal(hit.thread, `claude-code:${sessionId(5)}`);
 });
 
@@ -101,20 +101,20 @@ test('a read-only database is reported as such', { skip: !isRoot && process.plat
   const h = tempHome();
   after(h.cleanup);
   writeCorpus(h, 2, 2);
-  assert.equal(hippo(['index'], h.env).status, 0);
+  assert.equal(tapedeck(['index'], h.env).status, 0);
   h.write(
     claudePath(sessionId(9)),
     `${claudeLine(sessionId(9), 'user', 'written after the store became read-only')}\n`,
   );
   const opts = isRoot ? { uid: NOBODY, gid: NOBODY } : {};
   if (isRoot) chmodSync(dirname(h.home), 0o755);
-  chmodSync(join(h.hippoHome, 'hippo.db'), 0o444);
-  chmodSync(h.hippoHome, 0o555);
-  const r = hippo(['index', '--json'], h.env, opts);
+  chmodSync(join(h.tapedeckHome, 'tapedeck.db'), 0o444);
+  chmodSync(h.tapedeckHome, 0o555);
+  const r = tapedeck(['index', '--json'], h.env, opts);
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.match(r.json().error.message, /read-only|Cannot open/);
-  chmodSync(h.hippoHome, 0o755);
-  chmodSync(join(h.hippoHome, 'hippo.db'), 0o644);
+  chmodSync(h.tapedeckHome, 0o755);
+  chmodSync(join(h.tapedeckHome, 'tapedeck.db'), 0o644);
 });
 
 test('an unreadable transcript is skipped and reported; the rest is indexed', {
@@ -128,16 +128,16 @@ test('an unreadable transcript is skipped and reported; the rest is indexed', {
   const opts = isRoot ? { uid: NOBODY, gid: NOBODY } : {};
   if (isRoot) {
     chmodSync(dirname(h.home), 0o755);
-    mkdirSync(h.hippoHome, { recursive: true });
-    chownSync(h.hippoHome, NOBODY, NOBODY);
+    mkdirSync(h.tapedeckHome, { recursive: true });
+    chownSync(h.tapedeckHome, NOBODY, NOBODY);
   }
-  const r = hippo(['index', '--json'], h.env, opts);
+  const r = tapedeck(['index', '--json'], h.env, opts);
   assert.equal(r.status, 0, r.stderr);
   const doc = r.json();
   assert.equal(doc.files.new, 2);
   assert.equal(doc.files.skipped, 1);
   assert.deepEqual(doc.skipped, [{ path: locked, reason: 'permission denied' }]);
-  const doctor = hippo(['doctor', '--json'], h.env, opts).json();
+  const doctor = tapedeck(['doctor', '--json'], h.env, opts).json();
   assert.ok(
     doctor.issues.recent.some(
       (i: { path: string; message: string }) => i.path === locked && /permission denied/.test(i.message),

@@ -1,7 +1,7 @@
 /** Standing rules: validation, resolve order, space isolation; the CLI contract end to end. */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { tempHome } from './support/home.js';
 import { DAY, memoryLab } from './support/memories.js';
 
@@ -65,7 +65,7 @@ test('rules of other spaces stay out of list unless asked; CRUD validates', () =
   assert.deepEqual(
     lab.rules.list().rules.map((r) => r.id),
     [w.id, g.id],
-    'HIPPO_SPACE=work',
+    'TAPEDECK_SPACE=work',
   );
   assert.deepEqual(
     lab.rules.list({ space: 'personal' }).rules.map((r) => r.id),
@@ -110,7 +110,7 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
   const h = tempHome();
   after(h.cleanup);
   const add = (...args: string[]) => {
-    const r = hippo(['rules', 'add', ...args, '--json'], h.env);
+    const r = tapedeck(['rules', 'add', ...args, '--json'], h.env);
     assert.equal(r.status, 0, r.stderr);
     return r.json();
   };
@@ -130,7 +130,7 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
     'updated_at',
   ]);
 
-  const res = hippo(
+  const res = tapedeck(
     ['rules', 'resolve', '--agent', 'codex', '--project', '/home/dev/shop/api', '--json'],
     h.env,
   );
@@ -144,24 +144,24 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
     [a.id, p.id, g.id],
   );
 
-  const human = hippo(['rules', 'resolve', '--agent', 'codex'], h.env);
+  const human = tapedeck(['rules', 'resolve', '--agent', 'codex'], h.env);
   assert.match(human.stdout, /1\. Run the linter/);
 
-  const u = hippo(['rules', 'update', a.id, '--disable', '--json'], h.env);
+  const u = tapedeck(['rules', 'update', a.id, '--disable', '--json'], h.env);
   assert.equal(u.json().enabled, false);
-  assert.equal(hippo(['rules', 'list', '--json'], h.env).json().rules.length, 3);
-  const noYes = hippo(['rules', 'remove', g.id], h.env);
+  assert.equal(tapedeck(['rules', 'list', '--json'], h.env).json().rules.length, 3);
+  const noYes = tapedeck(['rules', 'remove', g.id], h.env);
   assert.equal(noYes.status, 2, noYes.stderr);
   assert.match(noYes.stderr, /--yes/);
-  assert.equal(hippo(['rules', 'remove', g.id, '--yes', '--json'], h.env).json().removed, true);
-  const bad = hippo(['rules', 'add', 'x', '--scope', 'agent:cursor', '--json'], h.env);
+  assert.equal(tapedeck(['rules', 'remove', g.id, '--yes', '--json'], h.env).json().removed, true);
+  const bad = tapedeck(['rules', 'add', 'x', '--scope', 'agent:cursor', '--json'], h.env);
   assert.equal(bad.status, 2);
   assert.equal(bad.json().error.code, 'INVALID_INPUT');
-  const here = hippo(['rules', 'add', 'Local rule', '--scope', 'project:.', '--json'], h.env, {
+  const here = tapedeck(['rules', 'add', 'Local rule', '--scope', 'project:.', '--json'], h.env, {
     cwd: h.home,
   });
   assert.equal(here.json().scope, `project:${h.home}`, 'a relative project scope is taken from the cwd');
-  const missing = hippo(['rules', 'update', 'no-such-rule', '--priority', '1', '--json'], h.env);
+  const missing = tapedeck(['rules', 'update', 'no-such-rule', '--priority', '1', '--json'], h.env);
   assert.equal(missing.status, 1);
   assert.equal(missing.json().error.code, 'NOT_FOUND');
 });

@@ -1,16 +1,16 @@
-/** `hippo thread import|append|reconcile|show|list` end to end through the built CLI. */
+/** `tapedeck thread import|append|reconcile|show|list` end to end through the built CLI. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BIN, type CliResult, hippo } from './support/cli.js';
+import { BIN, type CliResult, tapedeck } from './support/cli.js';
 import { tempHome } from './support/home.js';
 
 /** The CLI, failing the test with its stderr when it does not succeed. */
 function ok(args: string[], env: Record<string, string>): CliResult {
-  const r = hippo(args, env);
-  assert.equal(r.status, 0, `hippo ${args.join(' ')}: ${r.stderr}`);
+  const r = tapedeck(args, env);
+  assert.equal(r.status, 0, `tapedeck ${args.join(' ')}: ${r.stderr}`);
   return r;
 }
 
@@ -18,7 +18,7 @@ function setup() {
   const h = tempHome();
   after(h.cleanup);
   const file = (name: string, body: unknown) => {
-    const p = join(h.hippoHome, '..', name);
+    const p = join(h.tapedeckHome, '..', name);
     writeFileSync(p, JSON.stringify(body));
     return p;
   };
@@ -26,7 +26,7 @@ function setup() {
 }
 
 /** The CLI as a child process that runs alongside others. */
-function hippoAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
+function tapedeckAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env });
     let stdout = '';
@@ -64,10 +64,10 @@ const body = {
   ],
 };
 
-describe('hippo thread (CLI)', () => {
+describe('tapedeck thread (CLI)', () => {
   it('imports from standard input, and the thread is searched, shown and listed like any session', () => {
     const { h } = setup();
-    const r = hippo(['thread', 'import', '--file', '-', '--json'], h.env, { input: JSON.stringify(body) });
+    const r = tapedeck(['thread', 'import', '--file', '-', '--json'], h.env, { input: JSON.stringify(body) });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(r.json(), {
       success: true,
@@ -78,37 +78,37 @@ describe('hippo thread (CLI)', () => {
       total_messages: 2,
       replayed: false,
     });
-    const hit = hippo(['search', 'token bucket per API key', '--json'], h.env).json().hits[0];
+    const hit = tapedeck(['search', 'token bucket per API key', '--json'], h.env).json().hits[0];
     assert.equal(hit.thread, 'nowledge-7');
     assert.equal(hit.agent, 'other');
-    assert.deepEqual(hit.source, { path: 'hippo://thread/nowledge-7', line: 2 });
-    const shown = hippo(['show', 'nowledge-7', '--json'], h.env).json();
+    assert.deepEqual(hit.source, { path: 'tapedeck://thread/nowledge-7', line: 2 });
+    const shown = tapedeck(['show', 'nowledge-7', '--json'], h.env).json();
     assert.equal(shown.thread.space, 'work');
     assert.equal(shown.steps[1].text, body.messages[1].content);
-    const human = hippo(['show', 'nowledge-7'], h.env);
+    const human = tapedeck(['show', 'nowledge-7'], h.env);
     assert.match(human.stdout, /Rate limiter design/);
     assert.match(human.stdout, /#1 assistant response/);
     assert.ok(
-      hippo(['threads', '--json'], h.env)
+      tapedeck(['threads', '--json'], h.env)
         .json()
         .threads.some((t: { id: string }) => t.id === 'nowledge-7'),
     );
-    const saved = hippo(['thread', 'show', 'nowledge-7', '--json'], h.env).json();
+    const saved = tapedeck(['thread', 'show', 'nowledge-7', '--json'], h.env).json();
     assert.equal(saved.source_app, 'cursor');
     assert.deepEqual(saved.metadata, body.metadata);
     assert.deepEqual(
       saved.messages.map((m: { external_id: string }) => m.external_id),
       ['m1', 'm2'],
     );
-    const listed = hippo(['thread', 'list'], h.env);
+    const listed = tapedeck(['thread', 'list'], h.env);
     assert.match(listed.stdout, /Rate limiter design\n\s+nowledge-7 {2}cursor/, listed.stderr);
     // Importing the same id again is a conflict; --merge adds only what is missing.
-    const again = hippo(['thread', 'import', '--file', '-', '--json'], h.env, {
+    const again = tapedeck(['thread', 'import', '--file', '-', '--json'], h.env, {
       input: JSON.stringify(body),
     });
     assert.equal(again.status, 1);
     assert.equal(again.json().error.code, 'CONFLICT');
-    const merged = hippo(['thread', 'import', '--file', '-', '--merge', '--json'], h.env, {
+    const merged = tapedeck(['thread', 'import', '--file', '-', '--merge', '--json'], h.env, {
       input: JSON.stringify({
         ...body,
         messages: [...body.messages, { role: 'user', content: 'And per IP?' }],
@@ -126,7 +126,7 @@ describe('hippo thread (CLI)', () => {
         { role: 'assistant', content: 'Yes, a smaller bucket keyed by IP.', external_id: 'm4' },
       ],
     });
-    const stale = hippo(
+    const stale = tapedeck(
       ['thread', 'append', 'nowledge-7', '--file', batch, '--expected-count', '5', '--json'],
       h.env,
     );
@@ -153,17 +153,17 @@ describe('hippo thread (CLI)', () => {
       'req-1',
       '--json',
     ];
-    const first = hippo(args, h.env).json();
+    const first = tapedeck(args, h.env).json();
     assert.deepEqual([first.messages_added, first.total_messages, first.replayed], [2, 4, false]);
-    const replay = hippo(args, h.env);
+    const replay = tapedeck(args, h.env);
     assert.equal(replay.status, 0, 'a replay does not trip over its own expected count');
     assert.deepEqual(replay.json(), { ...first, replayed: true });
-    const human = hippo(['thread', 'append', 'nowledge-7', '--file', batch], h.env);
+    const human = tapedeck(['thread', 'append', 'nowledge-7', '--file', batch], h.env);
     assert.equal(
       human.stdout.trim(),
       'Appended 0 messages (2 already there, skipped): nowledge-7 has 4 in total.',
     );
-    const forced = hippo(
+    const forced = tapedeck(
       ['thread', 'append', 'nowledge-7', '--file', batch, '--no-dedupe', '--json'],
       h.env,
     ).json();
@@ -176,7 +176,10 @@ describe('hippo thread (CLI)', () => {
     const tail = file('tail.json', [
       { role: 'assistant', content: 'Use a sliding window counter in Postgres instead.' },
     ]);
-    const r = hippo(['thread', 'reconcile', 'nowledge-7', '--matched', '1', '--file', tail, '--json'], h.env);
+    const r = tapedeck(
+      ['thread', 'reconcile', 'nowledge-7', '--matched', '1', '--file', tail, '--json'],
+      h.env,
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(r.json(), {
       success: true,
@@ -186,38 +189,38 @@ describe('hippo thread (CLI)', () => {
       messages_added: 1,
       total_messages: 2,
     });
-    assert.equal(hippo(['search', 'token bucket', '--json'], h.env).json().hits.length, 0);
-    assert.equal(hippo(['search', 'sliding window', '--json'], h.env).json().hits[0].thread, 'nowledge-7');
-    const tooFar = hippo(['thread', 'reconcile', 'nowledge-7', '--matched', '3', '--file', tail], h.env);
+    assert.equal(tapedeck(['search', 'token bucket', '--json'], h.env).json().hits.length, 0);
+    assert.equal(tapedeck(['search', 'sliding window', '--json'], h.env).json().hits[0].thread, 'nowledge-7');
+    const tooFar = tapedeck(['thread', 'reconcile', 'nowledge-7', '--matched', '3', '--file', tail], h.env);
     assert.equal(tooFar.status, 2);
     assert.match(tooFar.stderr, /matched_count 3 is more than the 2 messages/);
-    const truncated = hippo(['thread', 'reconcile', 'nowledge-7', '--matched', '1'], h.env);
+    const truncated = tapedeck(['thread', 'reconcile', 'nowledge-7', '--matched', '1'], h.env);
     assert.equal(truncated.stdout.trim(), 'Reconciled nowledge-7: kept 1, replaced 1 with 0; 1 in total.');
   });
 
   it('reports unreadable input as a usage error and writes nothing', () => {
     const { h, file } = setup();
-    const broken = join(h.hippoHome, '..', 'broken.json');
+    const broken = join(h.tapedeckHome, '..', 'broken.json');
     writeFileSync(broken, '{"messages": [');
-    const r = hippo(['thread', 'import', '--file', broken, '--json'], h.env);
+    const r = tapedeck(['thread', 'import', '--file', broken, '--json'], h.env);
     assert.equal(r.status, 2);
     assert.equal(r.json().error.code, 'INVALID_INPUT');
     assert.match(r.json().error.message, /broken\.json is not valid JSON/);
-    const missing = hippo(['thread', 'import', '--file', join(h.home, 'nope.json')], h.env);
+    const missing = tapedeck(['thread', 'import', '--file', join(h.home, 'nope.json')], h.env);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /Cannot read/);
-    const bad = hippo(
+    const bad = tapedeck(
       ['thread', 'import', '--file', file('bad.json', { messages: [{ role: 'user', content: '' }] })],
       h.env,
     );
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /message 1 has no text/);
-    assert.equal(hippo(['thread', 'list', '--json'], h.env).json().threads.length, 0);
+    assert.equal(tapedeck(['thread', 'list', '--json'], h.env).json().threads.length, 0);
   });
 
   it('two processes appending the same batch at once store it once', async () => {
     const { h, file } = setup();
-    hippo(
+    tapedeck(
       [
         'thread',
         'import',
@@ -241,8 +244,8 @@ describe('hippo thread (CLI)', () => {
     ] as const) {
       const batch = file(`race-${round}.json`, { messages: make(round, ids) });
       const [a, b] = await Promise.all([
-        hippoAsync(['thread', 'append', 'race', '--file', batch, '--json'], h.env),
-        hippoAsync(['thread', 'append', 'race', '--file', batch, '--json'], h.env),
+        tapedeckAsync(['thread', 'append', 'race', '--file', batch, '--json'], h.env),
+        tapedeckAsync(['thread', 'append', 'race', '--file', batch, '--json'], h.env),
       ]);
       // With --json an error is the JSON document on stdout.
       assert.equal(a.status, 0, a.stderr || a.stdout);
@@ -252,12 +255,15 @@ describe('hippo thread (CLI)', () => {
       expected += 200;
       assert.equal(Math.max(a.json().total_messages, b.json().total_messages), expected);
     }
-    const saved = hippo(['thread', 'show', 'race', '--json'], h.env).json();
+    const saved = tapedeck(['thread', 'show', 'race', '--json'], h.env).json();
     assert.equal(saved.messages.length, expected);
     assert.deepEqual(
       saved.messages.map((m: { index: number }) => m.index),
       Array.from({ length: expected }, (_, i) => i),
     );
-    assert.equal(hippo(['show', 'race', '--json', '--limit', '1'], h.env).json().thread.stepCount, expected);
+    assert.equal(
+      tapedeck(['show', 'race', '--json', '--limit', '1'], h.env).json().thread.stepCount,
+      expected,
+    );
   });
 });

@@ -1,8 +1,8 @@
-/** `hippo thread handoff` on a recorded Claude Code session, indexed the normal way. */
+/** `tapedeck thread handoff` on a recorded Claude Code session, indexed the normal way. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClaudeSession } from './support/claude-session.js';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { claudePath, type TempHome, tempHome } from './support/home.js';
 
 const SID = '3c3c3c3c-1111-4222-8333-444444444444';
@@ -79,13 +79,13 @@ describe('thread handoff', () => {
   before(() => {
     h = tempHome();
     h.write(claudePath(SID), pageZeroSession().text());
-    const r = hippo(['index', '--json'], h.env);
+    const r = tapedeck(['index', '--json'], h.env);
     assert.equal(r.status, 0, r.stderr);
   });
   after(() => h.cleanup());
 
   it('builds Goal, Decisions, Files, Risks and Next from the session, with step references', () => {
-    const r = hippo(['thread', 'handoff', `claude-code:${SID}`, '--json'], h.env);
+    const r = tapedeck(['thread', 'handoff', `claude-code:${SID}`, '--json'], h.env);
     assert.equal(r.status, 0, r.stderr);
     const doc = r.json();
     assert.equal(doc.id, `handoff:claude-code:${SID}:1`);
@@ -123,7 +123,7 @@ describe('thread handoff', () => {
       'Open todo: Admin orders paginate',
     ]);
     // Every item points at a real step of the source thread.
-    const shown = hippo(
+    const shown = tapedeck(
       ['show', `claude-code:${SID}`, '--step', String(s.decisions[0].step), '--window', '0', '--json'],
       h.env,
     ).json();
@@ -131,7 +131,7 @@ describe('thread handoff', () => {
   });
 
   it('prints Markdown, saves the handoff as a linked thread, and numbers repeated handoffs', () => {
-    const r = hippo(['thread', 'handoff', `claude-code:${SID}`, '--title', 'Page zero handoff'], h.env);
+    const r = tapedeck(['thread', 'handoff', `claude-code:${SID}`, '--title', 'Page zero handoff'], h.env);
     assert.equal(r.status, 0, r.stderr);
     assert.match(
       r.stdout,
@@ -143,7 +143,7 @@ describe('thread handoff', () => {
     assert.match(r.stderr, new RegExp(`Saved as handoff:claude-code:${SID}:2`));
 
     const id = `handoff:claude-code:${SID}:2`;
-    const shown = hippo(['show', id, '--json'], h.env).json();
+    const shown = tapedeck(['show', id, '--json'], h.env).json();
     assert.equal(shown.thread.parentId, `claude-code:${SID}`);
     assert.equal(shown.thread.agent, 'claude-code');
     assert.equal(shown.thread.project, P);
@@ -152,7 +152,7 @@ describe('thread handoff', () => {
       shown.steps.map((s: { text: string }) => s.text.split('\n')[0]),
       ['# Page zero handoff', '## Goal', '## Decisions', '## Files', '## Risks', '## Next'],
     );
-    const hits = hippo(['search', 'CSV export OFFSET', '--json'], h.env).json().hits;
+    const hits = tapedeck(['search', 'CSV export OFFSET', '--json'], h.env).json().hits;
     assert.ok(
       hits.some((x: { thread: string }) => x.thread === id),
       JSON.stringify(hits),
@@ -160,7 +160,7 @@ describe('thread handoff', () => {
   });
 
   it('fails clearly for an unknown thread', () => {
-    const r = hippo(['thread', 'handoff', 'claude-code:nope', '--json'], h.env);
+    const r = tapedeck(['thread', 'handoff', 'claude-code:nope', '--json'], h.env);
     assert.equal(r.status, 1);
     assert.equal(r.json().error.code, 'NOT_FOUND');
   });

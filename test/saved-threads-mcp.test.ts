@@ -25,7 +25,7 @@ describe('saved-thread MCP tools', () => {
     engine = h.engine();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildMcpServer({ engine, refreshMs: 0 }).connect(serverSide);
-    client = new Client({ name: 'hippo-test', version: '1.0.0' });
+    client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
     await client.connect(clientSide);
   });
   after(async () => {

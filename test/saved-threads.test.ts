@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { Engine } from '../src/app/engine.js';
-import { HippoError } from '../src/core/errors.js';
+import { TapedeckError } from '../src/core/errors.js';
 import type { SavedThreadStore } from '../src/ports/saved-thread-store.js';
 import { createSavedThreadService } from '../src/services/saved-threads/index.js';
 import { openDatabase } from '../src/storage/sqlite/open.js';
@@ -28,12 +28,12 @@ function setup() {
   return { h, engine };
 }
 
-/** Runs fn, asserts it throws a HippoError with this code, and returns the error. */
-function throwsCode(fn: () => unknown, code: string): HippoError {
+/** Runs fn, asserts it throws a TapedeckError with this code, and returns the error. */
+function throwsCode(fn: () => unknown, code: string): TapedeckError {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof HippoError, String(e));
+    assert.ok(e instanceof TapedeckError, String(e));
     assert.equal(e.code, code, e.message);
     return e;
   }
@@ -66,7 +66,7 @@ describe('import', () => {
     });
     const shown = engine.transcripts.show({ thread: 'chat-42' });
     assert.equal(shown.thread.agent, 'antigravity');
-    assert.equal(shown.thread.source, 'hippo://thread/chat-42');
+    assert.equal(shown.thread.source, 'tapedeck://thread/chat-42');
     assert.equal(shown.thread.title, 'Checkout flake');
     assert.equal(shown.thread.project, '/home/dev/shop');
     assert.equal(shown.thread.stepCount, 2);
@@ -79,7 +79,7 @@ describe('import', () => {
     );
     const hit = engine.transcripts.search('payment SDK pinned').hits[0];
     assert.equal(hit.thread, 'chat-42');
-    assert.deepEqual(hit.source, { path: 'hippo://thread/chat-42', line: 2 });
+    assert.deepEqual(hit.source, { path: 'tapedeck://thread/chat-42', line: 2 });
     assert.ok(engine.transcripts.threads({ agent: 'antigravity' }).some((t) => t.id === 'chat-42'));
   });
 

@@ -1,10 +1,10 @@
-/** `hippo skills …` and `hippo wiki …` end to end through the built binary. */
+/** `tapedeck skills …` and `tapedeck wiki …` end to end through the built binary. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, hippo } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { tempHome } from './support/home.js';
 
 const SKILL =
@@ -13,7 +13,7 @@ const SKILL =
 function home() {
   const h = tempHome();
   after(h.cleanup);
-  const run = (...args: string[]) => hippo(args, h.env);
+  const run = (...args: string[]) => tapedeck(args, h.env);
   const json = (...args: string[]) => {
     const r = run(...args, '--json');
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
@@ -122,14 +122,14 @@ test('skills: tests, outcomes, evidence, stage and the badge they earn', () => {
   assert.equal(json('skills', 'outcome', 'release-notes', 'completed').badge, 'Proven');
   const bad = run('skills', 'evidence', 'release-notes', 'https://example.com', '--json');
   assert.equal(bad.status, 2);
-  assert.match(bad.json().error.message, /hippo:\/\/memory\/<id>/);
-  assert.equal(run('skills', 'evidence', 'release-notes', 'hippo://thread/claude-code:none#1').status, 1);
-  assert.deepEqual(json('skills', 'evidence', 'release-notes', 'hippo://memory/abc').added, [
-    'hippo://memory/abc',
+  assert.match(bad.json().error.message, /tapedeck:\/\/memory\/<id>/);
+  assert.equal(run('skills', 'evidence', 'release-notes', 'tapedeck://thread/claude-code:none#1').status, 1);
+  assert.deepEqual(json('skills', 'evidence', 'release-notes', 'tapedeck://memory/abc').added, [
+    'tapedeck://memory/abc',
   ]);
   assert.deepEqual(
     json('skills', 'evidence', 'release-notes').evidence.map((x: { uri: string }) => x.uri),
-    ['hippo://memory/abc'],
+    ['tapedeck://memory/abc'],
   );
   const staged = json('skills', 'stage', 'release-notes', 'archived');
   assert.deepEqual([staged.previous_stage, staged.stage], ['active', 'archived']);
@@ -179,7 +179,7 @@ test('skills: install with --exclude-from-git is idempotent; import/export round
       .filter((l) => l === '/.agents/skills/release-notes/').length,
     1,
   );
-  const human = hippo(['skills', 'install', 'release-notes', '--exclude-from-git'], h.env, { cwd: repo });
+  const human = tapedeck(['skills', 'install', 'release-notes', '--exclude-from-git'], h.env, { cwd: repo });
   assert.match(
     human.stdout,
     /Already installed v1: .*SKILL\.md\nAlready excluded from git: \/\.agents\/skills\/release-notes\//,
@@ -246,7 +246,7 @@ test('wiki: write (flag and stdin), show, list, search, rm, versions', () => {
     status: 'created',
     redactions: 0,
   });
-  const piped = hippo(['wiki', 'write', 'runbooks/deploy.md', '--json'], h.env, {
+  const piped = tapedeck(['wiki', 'write', 'runbooks/deploy.md', '--json'], h.env, {
     input: '# Deploy\nmake ship\n',
   });
   assert.equal(piped.status, 0, piped.stderr);

@@ -11,7 +11,7 @@ import { tempHome } from './support/home.js';
 function setup(): { e: Engine; dir: string } {
   const h = tempHome();
   const e = h.engine();
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-skills-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-skills-'));
   after(() => {
     e.close();
     h.cleanup();
@@ -69,7 +69,7 @@ test('install writes .agents/skills/<name>/SKILL.md and excludes it from git onc
   );
   assert.equal(git(repo, 'status', '--porcelain').stdout, '', 'nothing to commit');
 
-  // A newer version replaces a copy Hippo wrote; local edits are protected unless forced.
+  // A newer version replaces a copy Tapedeck wrote; local edits are protected unless forced.
   e.skills.update('deploy', { body: '# Deploy v2\n' });
   assert.equal(e.skills.install('deploy', { workspace: ws }).status, 'updated');
   writeFileSync(file, 'my local edit');

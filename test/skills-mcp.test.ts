@@ -27,7 +27,7 @@ before(async () => {
   const server = buildMcpServer({ engine, refreshMs: 0 });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
-  client = new Client({ name: 'hippo-test', version: '1.0.0' });
+  client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
   await client.connect(b);
 });
 
@@ -131,7 +131,7 @@ test('an agent proposes a skill, finds it for a task, loads it and reports outco
   const evidence = await call('skills_manage', {
     name: 'fix-flaky-test',
     action: 'add_evidence',
-    evidence: ['hippo://thread/none#1'],
+    evidence: ['tapedeck://thread/none#1'],
   });
   assert.equal(evidence.isError, true);
   assert.match(evidence.content[0].text, /NOT_FOUND/);

@@ -167,12 +167,15 @@ test('evidence: linked memories and thread steps make an active skill Checked; b
   const thread = `claude-code:${S1}`;
   assert.equal(
     codeOf(() =>
-      e.skills.addEvidence('migrate-db', [`hippo://thread/${thread}#1`, 'hippo://thread/claude-code:nope#0']),
+      e.skills.addEvidence('migrate-db', [
+        `tapedeck://thread/${thread}#1`,
+        'tapedeck://thread/claude-code:nope#0',
+      ]),
     ),
     'NOT_FOUND',
   );
   assert.equal(
-    codeOf(() => e.skills.addEvidence('migrate-db', [`hippo://thread/${thread}#99`])),
+    codeOf(() => e.skills.addEvidence('migrate-db', [`tapedeck://thread/${thread}#99`])),
     'NOT_FOUND',
   );
   assert.equal(
@@ -181,18 +184,18 @@ test('evidence: linked memories and thread steps make an active skill Checked; b
   );
   assert.equal(e.skills.show('migrate-db').evidence.length, 0, 'nothing kept from a failed call');
 
-  const r = e.skills.addEvidence('migrate-db', [`hippo://thread/${thread}#1`, 'hippo://memory/m-123'], {
+  const r = e.skills.addEvidence('migrate-db', [`tapedeck://thread/${thread}#1`, 'tapedeck://memory/m-123'], {
     note: 'it worked here',
   });
-  assert.deepEqual(r.added, [`hippo://thread/${thread}#1`, 'hippo://memory/m-123']);
+  assert.deepEqual(r.added, [`tapedeck://thread/${thread}#1`, 'tapedeck://memory/m-123']);
   assert.equal(r.badge, 'Draft', 'a draft with evidence is still Draft');
-  assert.deepEqual(e.skills.addEvidence('migrate-db', ['hippo://memory/m-123']).already, [
-    'hippo://memory/m-123',
+  assert.deepEqual(e.skills.addEvidence('migrate-db', ['tapedeck://memory/m-123']).already, [
+    'tapedeck://memory/m-123',
   ]);
   assert.equal(e.skills.setStage('migrate-db', 'active').badge, 'Checked', 'active + evidence');
   assert.deepEqual(
-    e.skills.removeEvidence('migrate-db', [`hippo://thread/${thread}#1`, 'hippo://memory/m-123']).removed
-      .length,
+    e.skills.removeEvidence('migrate-db', [`tapedeck://thread/${thread}#1`, 'tapedeck://memory/m-123'])
+      .removed.length,
     2,
   );
   assert.equal(e.skills.show('migrate-db').badge, 'Draft');

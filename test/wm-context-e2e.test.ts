@@ -1,5 +1,5 @@
 /**
- * `hippo wm …` and `hippo context` through the built binary, and the working_memory,
+ * `tapedeck wm …` and `tapedeck context` through the built binary, and the working_memory,
  * working_memory_refresh and context_bundle MCP tools through a real MCP client.
  */
 import assert from 'node:assert/strict';
@@ -8,14 +8,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Engine } from '../src/app/engine.js';
 import { buildMcpServer } from '../src/interfaces/mcp/server.js';
-import { hippo } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { tempHome } from './support/home.js';
 import { SHOP, seedSessions } from './support/wm-world.js';
 
 function cli() {
   const h = tempHome();
   after(h.cleanup);
-  const run = (...args: string[]) => hippo(args, h.env);
+  const run = (...args: string[]) => tapedeck(args, h.env);
   const json = (...args: string[]) => {
     const r = run(...args, '--json');
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
@@ -24,7 +24,7 @@ function cli() {
   return { h, run, json };
 }
 
-test('hippo wm: read, edit a section, refresh keeps it, --reset drops it; JSON shape', () => {
+test('tapedeck wm: read, edit a section, refresh keeps it, --reset drops it; JSON shape', () => {
   const { h, run, json } = cli();
   const e = h.engine();
   seedSessions(h, e);
@@ -52,7 +52,7 @@ test('hippo wm: read, edit a section, refresh keeps it, --reset drops it; JSON s
     'markdown',
     'name',
   ]);
-  assert.match(wm.markdown, /## Open loops\n- Plan: Migrate billing to Stripe <hippo:\/\/memory\//);
+  assert.match(wm.markdown, /## Open loops\n- Plan: Migrate billing to Stripe <tapedeck:\/\/memory\//);
   const text = run('wm', 'read');
   assert.equal(text.status, 0);
   assert.equal(text.stdout, wm.markdown, 'the human form is the Markdown itself');
@@ -69,10 +69,10 @@ test('hippo wm: read, edit a section, refresh keeps it, --reset drops it; JSON s
 
   // A whole briefing on standard input: only the changed section is taken.
   const doc = reset.markdown.replace('## Focus\n', '## Focus\n- Only billing this week\n');
-  const piped = hippo(['wm', 'edit', '--json'], h.env, { input: doc });
+  const piped = tapedeck(['wm', 'edit', '--json'], h.env, { input: doc });
   assert.equal(piped.status, 0, piped.stderr);
   assert.deepEqual(piped.json().changed, ['focus']);
-  const human = hippo(['wm', 'edit', '--file', '-'], h.env, { input: doc });
+  const human = tapedeck(['wm', 'edit', '--file', '-'], h.env, { input: doc });
   assert.equal(human.stdout.trim(), 'No section changed.');
 
   // Another day, and bad input (exit 2 with a message naming the problem).
@@ -83,12 +83,12 @@ test('hippo wm: read, edit a section, refresh keeps it, --reset drops it; JSON s
   const badJson = run('wm', 'read', '--date', '2026-13-01', '--json');
   assert.equal(badJson.status, 2);
   assert.equal(badJson.json().error.code, 'INVALID_INPUT');
-  const nothing = hippo(['wm', 'edit', '--section', 'focus'], h.env, { input: '' });
+  const nothing = tapedeck(['wm', 'edit', '--section', 'focus'], h.env, { input: '' });
   assert.equal(nothing.status, 2);
   assert.match(nothing.stderr, /empty/);
 });
 
-test('hippo context: Markdown by default, the JSON contract, the budget, bad input', () => {
+test('tapedeck context: Markdown by default, the JSON contract, the budget, bad input', () => {
   const { h, run, json } = cli();
   const e = h.engine();
   seedSessions(h, e);
@@ -103,7 +103,7 @@ test('hippo context: Markdown by default, the JSON contract, the budget, bad inp
   assert.ok(b.tokens <= 1500);
   assert.deepEqual(Object.keys(b.items[0]).sort(), ['id', 'kind', 'link', 'reason', 'title', 'tokens']);
   assert.match(b.markdown, /Use pnpm, never npm\./);
-  assert.match(b.markdown, /The staging DB is db-stage-2 <hippo:\/\/memory\//);
+  assert.match(b.markdown, /The staging DB is db-stage-2 <tapedeck:\/\/memory\//);
 
   const small = json('context', '--project', SHOP, '--budget', '150');
   assert.ok(small.tokens <= 150);
@@ -145,7 +145,7 @@ before(async () => {
   const server = buildMcpServer({ engine, refreshMs: 0 });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
-  client = new Client({ name: 'hippo-test', version: '1.0.0' });
+  client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
   await client.connect(b);
 });
 

@@ -1,7 +1,7 @@
 /** Working memory: what the briefing says, determinism, staleness, edits that survive, spaces. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isHippoError } from '../src/core/errors.js';
+import { isTapedeckError } from '../src/core/errors.js';
 import { BLOG, SHOP, seedSessions, type WmWorld, wmWorld, writeSession } from './support/wm-world.js';
 
 const world = (...args: Parameters<typeof wmWorld>): WmWorld => wmWorld(...args);
@@ -12,7 +12,7 @@ const section = (md: string, heading: string) => {
   return m ? m[1] : null;
 };
 const invalid = (fn: () => unknown, re: RegExp) =>
-  assert.throws(fn, (e) => isHippoError(e) && e.code === 'INVALID_INPUT' && re.test(e.message));
+  assert.throws(fn, (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && re.test(e.message));
 
 test('the briefing: focus by activity, decisions, open loops and sessions, each with a deep link', (t) => {
   const w = world();
@@ -43,14 +43,16 @@ test('the briefing: focus by activity, decisions, open loops and sessions, each 
   assert.match(focus.split('\n')[0], /^- ~\/dev\/acme-shop|^- \/home\/dev\/acme-shop/);
   assert.match(
     focus,
-    /acme-shop: 2 sessions, 1 memory; last active \d{4}-\d{2}-\d{2} <hippo:\/\/thread\/claude-code:shop-2>/,
+    /acme-shop: 2 sessions, 1 memory; last active \d{4}-\d{2}-\d{2} <tapedeck:\/\/thread\/claude-code:shop-2>/,
   );
   assert.match(focus, /blog: 1 session; last active/);
 
   const decisions = b.sections[1].items;
   assert.equal(decisions[0].link, dec.link, 'decision memories come first');
   assert.ok(
-    decisions.some((d) => d.link === 'hippo://thread/claude-code:shop-1#1' && /integer cents/.test(d.text)),
+    decisions.some(
+      (d) => d.link === 'tapedeck://thread/claude-code:shop-1#1' && /integer cents/.test(d.text),
+    ),
     'a decision statement of a recent session, linked to its step',
   );
   assert.ok(decisions.some((d) => /borrow checker/.test(d.text) && d.text.endsWith('(blog)')));
@@ -66,7 +68,7 @@ test('the briefing: focus by activity, decisions, open loops and sessions, each 
     loops.some(
       ([text, link]) =>
         /^Unfinished request: Add a test for the VAT edge case/.test(text!) &&
-        link === 'hippo://thread/claude-code:shop-2#0',
+        link === 'tapedeck://thread/claude-code:shop-2#0',
     ),
     'an unanswered last request',
   );
@@ -76,14 +78,14 @@ test('the briefing: focus by activity, decisions, open loops and sessions, each 
   assert.deepEqual(
     sessions.map((s) => s.link),
     [
-      'hippo://thread/claude-code:shop-2',
-      'hippo://thread/claude-code:blog-1',
-      'hippo://thread/claude-code:shop-1',
+      'tapedeck://thread/claude-code:shop-2',
+      'tapedeck://thread/claude-code:blog-1',
+      'tapedeck://thread/claude-code:shop-1',
     ],
   );
   assert.match(sessions[0].text, /^\d{4}-\d{2}-\d{2} · Add a test for the VAT edge case · claude-code · /);
   for (const s of b.sections)
-    for (const i of s.items) assert.match(i.link ?? '', /^hippo:\/\/(memory|thread)\//);
+    for (const i of s.items) assert.match(i.link ?? '', /^tapedeck:\/\/(memory|thread)\//);
   assert.ok(b.markdown.startsWith(`# Working memory · ${b.date} · space default\n\n## Focus\n`));
 });
 
@@ -142,7 +144,7 @@ test("a person's edit of a section survives regeneration of the others, until re
   w.wm.read();
   const r = w.wm.edit({
     section: 'Open loops',
-    text: '- Call Ana about the invoice <hippo://memory/x>\n- Renew the TLS cert',
+    text: '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
   });
   assert.deepEqual(r.changed, ['open-loops']);
   const loops = r.sections.find((s) => s.name === 'open-loops')!;
@@ -150,7 +152,7 @@ test("a person's edit of a section survives regeneration of the others, until re
   assert.deepEqual(
     loops.items.map((i) => [i.text, i.link, i.source]),
     [
-      ['Call Ana about the invoice <hippo://memory/x>', 'hippo://memory/x', 'edit'],
+      ['Call Ana about the invoice <tapedeck://memory/x>', 'tapedeck://memory/x', 'edit'],
       ['Renew the TLS cert', null, 'edit'],
     ],
   );
@@ -164,7 +166,7 @@ test("a person's edit of a section survives regeneration of the others, until re
   assert.match(section(after.markdown, 'Recent decisions')!, /Adopt Vitest/);
   assert.equal(
     section(after.markdown, 'Open loops'),
-    '- Call Ana about the invoice <hippo://memory/x>\n- Renew the TLS cert',
+    '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
   );
   assert.doesNotMatch(after.markdown, /Write the release notes/);
 

@@ -1,5 +1,5 @@
 /**
- * Configuration, resolved once: flags > environment (HIPPO_*) > ~/.hippo/config.json > defaults.
+ * Configuration, resolved once: flags > environment (TAPEDECK_*) > ~/.tapedeck/config.json > defaults.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -9,23 +9,23 @@ import { checkSpaceName } from '../core/spaces.js';
 import { isRecord } from '../core/text.js';
 import { DEFAULT_POLICY, type IndexPolicy } from '../ingest/prepare-step.js';
 
-export interface HippoConfig {
-  /** Where Hippo keeps its data (HIPPO_HOME, default ~/.hippo). */
-  hippoHome: string;
+export interface TapedeckConfig {
+  /** Where Tapedeck keeps its data (TAPEDECK_HOME, default ~/.tapedeck). */
+  tapedeckHome: string;
   /** The SQLite file (unused when `databaseUrl` is set). */
   dbPath: string;
-  /** A PostgreSQL server to keep everything in instead of the file (`--db postgres://…`, HIPPO_DATABASE_URL). */
+  /** A PostgreSQL server to keep everything in instead of the file (`--db postgres://…`, TAPEDECK_DATABASE_URL). */
   databaseUrl?: string;
-  /** Client mode: a Hippo server to send every call to (HIPPO_API_URL) and its key (HIPPO_API_KEY). */
+  /** Client mode: a Tapedeck server to send every call to (TAPEDECK_API_URL) and its key (TAPEDECK_API_KEY). */
   apiUrl?: string;
   apiKey?: string;
   /** The user's home, where agents keep transcripts. */
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   policy: IndexPolicy;
-  /** How long a write waits for another writer before failing (HIPPO_BUSY_TIMEOUT_MS). */
+  /** How long a write waits for another writer before failing (TAPEDECK_BUSY_TIMEOUT_MS). */
   busyTimeoutMs: number;
-  /** HIPPO_SPACE: the space every call works in unless it names one. */
+  /** TAPEDECK_SPACE: the space every call works in unless it names one. */
   space?: string;
   /** `spaces` in config.json: project directory (absolute) → default space for work in it. */
   spaces?: Record<string, string>;
@@ -108,53 +108,65 @@ function readSpaces(raw: unknown, home: string, file: string): Record<string, st
 export function loadConfig(
   flags: ConfigFlags = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
-): HippoConfig {
+): TapedeckConfig {
   const home = resolve(env.HOME || homedir());
-  const hippoHome = resolve(flags.home ?? env.HIPPO_HOME ?? join(home, '.hippo'));
-  const configPath = join(hippoHome, 'config.json');
+  const tapedeckHome = resolve(flags.home ?? env.TAPEDECK_HOME ?? join(home, '.tapedeck'));
+  const configPath = join(tapedeckHome, 'config.json');
   const file = readConfigFile(configPath);
   const policy: IndexPolicy = {
     maxTextChars: positiveInt(
       'maxTextChars',
-      env.HIPPO_MAX_TEXT_CHARS ?? file.maxTextChars,
+      env.TAPEDECK_MAX_TEXT_CHARS ?? file.maxTextChars,
       DEFAULT_POLICY.maxTextChars,
     ),
     toolOutputChars: positiveInt(
       'toolOutputChars',
-      env.HIPPO_TOOL_OUTPUT_CHARS ?? file.toolOutputChars,
+      env.TAPEDECK_TOOL_OUTPUT_CHARS ?? file.toolOutputChars,
       DEFAULT_POLICY.toolOutputChars,
     ),
   };
   const dbFlag = flags.db?.trim();
   const dbPath = resolve(
-    dbFlag && !isDatabaseUrl(dbFlag) ? dbFlag : (env.HIPPO_DB ?? join(hippoHome, 'hippo.db')),
+    dbFlag && !isDatabaseUrl(dbFlag) ? dbFlag : (env.TAPEDECK_DB ?? join(tapedeckHome, 'tapedeck.db')),
   );
   const databaseUrl = checkUrl(
-    dbFlag ? '--db' : env.HIPPO_DATABASE_URL ? 'HIPPO_DATABASE_URL' : 'databaseUrl',
+    dbFlag ? '--db' : env.TAPEDECK_DATABASE_URL ? 'TAPEDECK_DATABASE_URL' : 'databaseUrl',
     dbFlag
       ? isDatabaseUrl(dbFlag)
         ? dbFlag
         : undefined
-      : (env.HIPPO_DATABASE_URL ??
-          (env.HIPPO_DB ? undefined : optionalString('databaseUrl', file.databaseUrl, configPath))),
+      : (env.TAPEDECK_DATABASE_URL ??
+          (env.TAPEDECK_DB ? undefined : optionalString('databaseUrl', file.databaseUrl, configPath))),
     /^postgres(ql)?:\/\//i,
     'postgres://user:password@host:5432/database',
   );
   const apiUrl = checkUrl(
-    flags.apiUrl ? '--api-url' : env.HIPPO_API_URL ? 'HIPPO_API_URL' : 'apiUrl',
-    flags.apiUrl ?? env.HIPPO_API_URL ?? optionalString('apiUrl', file.apiUrl, configPath),
+    flags.apiUrl ? '--api-url' : env.TAPEDECK_API_URL ? 'TAPEDECK_API_URL' : 'apiUrl',
+    flags.apiUrl ?? env.TAPEDECK_API_URL ?? optionalString('apiUrl', file.apiUrl, configPath),
     /^https?:\/\//i,
     'http://127.0.0.1:7420',
   );
   const apiKey =
-    (flags.apiKey ?? env.HIPPO_API_KEY ?? optionalString('apiKey', file.apiKey, configPath))?.trim() ||
+    (flags.apiKey ?? env.TAPEDECK_API_KEY ?? optionalString('apiKey', file.apiKey, configPath))?.trim() ||
     undefined;
   const busyTimeoutMs = positiveInt(
-    'HIPPO_BUSY_TIMEOUT_MS',
-    env.HIPPO_BUSY_TIMEOUT_MS ?? file.busyTimeoutMs,
+    'TAPEDECK_BUSY_TIMEOUT_MS',
+    env.TAPEDECK_BUSY_TIMEOUT_MS ?? file.busyTimeoutMs,
     10_000,
   );
   const spaces = readSpaces(file.spaces, home, configPath);
-  const space = env.HIPPO_SPACE?.trim() || undefined;
-  return { hippoHome, dbPath, databaseUrl, apiUrl, apiKey, home, env, policy, busyTimeoutMs, space, spaces };
+  const space = env.TAPEDECK_SPACE?.trim() || undefined;
+  return {
+    tapedeckHome,
+    dbPath,
+    databaseUrl,
+    apiUrl,
+    apiKey,
+    home,
+    env,
+    policy,
+    busyTimeoutMs,
+    space,
+    spaces,
+  };
 }

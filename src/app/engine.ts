@@ -11,12 +11,12 @@ import { createTranscriptService, type TranscriptService } from '../services/tra
 import { ADAPTERS } from '../sources/registry.js';
 import { openPostgresStores } from '../storage/postgres/stores.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
-import type { HippoConfig } from './config.js';
+import type { TapedeckConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 import { createRemoteEngine } from './remote/remote-engine.js';
 
 export interface Engine extends KnowledgeServices {
-  config: HippoConfig;
+  config: TapedeckConfig;
   transcripts: TranscriptService;
   store: TranscriptStore;
   /** Every store of the backend (SQLite file or PostgreSQL server). */
@@ -37,7 +37,7 @@ export interface EngineOptions {
 }
 
 export function createEngine(
-  config: HippoConfig,
+  config: TapedeckConfig,
   { readonly = false, locateHome }: EngineOptions = {},
 ): Engine {
   const stores = openStores(config, readonly);
@@ -68,18 +68,18 @@ export function createEngine(
 }
 
 /** The backend the configuration names: a PostgreSQL server, else the SQLite file. */
-export function openStores(config: HippoConfig, readonly = false): Stores {
+export function openStores(config: TapedeckConfig, readonly = false): Stores {
   return config.databaseUrl
     ? openPostgresStores(config.databaseUrl)
     : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
 }
 
 /**
- * The engine a command works on: the configured Hippo server in client mode (`apiUrl`), else
+ * The engine a command works on: the configured Tapedeck server in client mode (`apiUrl`), else
  * the local backend. `local` forces the local backend (the server itself, the quickstart demo).
  */
 export function connectEngine(
-  config: HippoConfig,
+  config: TapedeckConfig,
   options: EngineOptions & { local?: boolean } = {},
 ): Engine {
   return config.apiUrl && !options.local ? createRemoteEngine(config) : createEngine(config, options);

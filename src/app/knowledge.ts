@@ -6,7 +6,7 @@
 import type { Stores } from '../ports/stores.js';
 import type { TranscriptStore } from '../ports/transcript-store.js';
 import type { TranscriptService } from '../services/transcripts.js';
-import type { HippoConfig } from './config.js';
+import type { TapedeckConfig } from './config.js';
 import { wireContextBundle } from './wire/context-bundle.js';
 import { wireFs } from './wire/fs.js';
 import { wireKeys } from './wire/keys.js';
@@ -20,7 +20,7 @@ import { wireWorkingMemory } from './wire/working-memory.js';
 
 export interface KnowledgeContext {
   stores: Stores;
-  config: HippoConfig;
+  config: TapedeckConfig;
   store: TranscriptStore;
   transcripts: TranscriptService;
 }

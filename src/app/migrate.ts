@@ -1,18 +1,18 @@
-/** `hippo migrate`: the configured local store copied into another one (a PostgreSQL server or a file). */
+/** `tapedeck migrate`: the configured local store copied into another one (a PostgreSQL server or a file). */
 import { resolve } from 'node:path';
 import { invalidInput } from '../core/errors.js';
 import { type MigrationProgress, type MigrationResult, migrateStore } from '../services/migration.js';
-import { type HippoConfig, isDatabaseUrl } from './config.js';
+import { type TapedeckConfig, isDatabaseUrl } from './config.js';
 import { createEngine } from './engine.js';
 
 export function migrateTo(
-  config: HippoConfig,
+  config: TapedeckConfig,
   to: string,
   onProgress?: (p: MigrationProgress) => void,
 ): MigrationResult {
   const target = to.trim();
   if (!target) throw invalidInput('Give the store to copy into: --to postgres://user@host/db (or a file)');
-  const targetConfig: HippoConfig = isDatabaseUrl(target)
+  const targetConfig: TapedeckConfig = isDatabaseUrl(target)
     ? { ...config, databaseUrl: target }
     : { ...config, databaseUrl: undefined, dbPath: resolve(target) };
   if ((targetConfig.databaseUrl ?? targetConfig.dbPath) === (config.databaseUrl ?? config.dbPath))

@@ -1,5 +1,5 @@
 /**
- * A session's transcript as messages for a saved-thread upload (hooks pushing to a remote Hippo
+ * A session's transcript as messages for a saved-thread upload (hooks pushing to a remote Tapedeck
  * server): the agent's own parser reads the file, each message keeps its step number as its
  * external id (so a re-upload is deduplicated), and secrets are redacted before anything leaves
  * the machine.

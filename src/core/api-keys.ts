@@ -14,10 +14,10 @@ export const scopeAllows = (have: KeyScope, need: KeyScope): boolean =>
   KEY_SCOPES.indexOf(have) >= KEY_SCOPES.indexOf(need);
 
 /** Every key starts with this, so a leaked one is recognisable (secret scanners, logs). */
-export const KEY_PREFIX = 'hippo_';
+export const KEY_PREFIX = 'tapedeck_';
 
-/** `hippo_` + 32 random bytes in base64url (43 characters). */
-export const KEY_PATTERN = /^hippo_[A-Za-z0-9_-]{43}$/;
+/** `tapedeck_` + 32 random bytes in base64url (43 characters). */
+export const KEY_PATTERN = /^tapedeck_[A-Za-z0-9_-]{43}$/;
 
 /** A stored key, without its secret (only a hash of it is stored). */
 export interface ApiKeyRecord {

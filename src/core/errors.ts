@@ -12,22 +12,22 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export class HippoError extends Error {
+export class TapedeckError extends Error {
   readonly code: ErrorCode;
   readonly details?: Record<string, unknown>;
   constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
-    this.name = 'HippoError';
+    this.name = 'TapedeckError';
     this.code = code;
     this.details = details;
   }
 }
 
-export function isHippoError(e: unknown): e is HippoError {
-  return e instanceof HippoError;
+export function isTapedeckError(e: unknown): e is TapedeckError {
+  return e instanceof TapedeckError;
 }
 
 export const invalidInput = (message: string, details?: Record<string, unknown>) =>
-  new HippoError('INVALID_INPUT', message, details);
+  new TapedeckError('INVALID_INPUT', message, details);
 export const notFound = (message: string, details?: Record<string, unknown>) =>
-  new HippoError('NOT_FOUND', message, details);
+  new TapedeckError('NOT_FOUND', message, details);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HippoError } from './errors.js';
+import { TapedeckError } from './errors.js';
 import { parseFrontMatter, parseScalar, replaceHeadScalar, yamlScalar } from './front-matter.js';
 
 const doc = (fm: string, body = '\n# Body\n') => `---\n${fm}\n---\n${body}`;
@@ -9,7 +9,7 @@ function rejects(text: string, pattern: RegExp, where = 'skills/x/SKILL.md'): vo
   assert.throws(
     () => parseFrontMatter(text, where),
     (e: unknown) => {
-      assert.ok(e instanceof HippoError, String(e));
+      assert.ok(e instanceof TapedeckError, String(e));
       assert.equal(e.code, 'INVALID_INPUT');
       assert.ok(e.message.startsWith(where), `names the file: ${e.message}`);
       assert.match(e.message, pattern);

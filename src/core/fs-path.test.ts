@@ -52,7 +52,7 @@ test('every escape attempt is refused with INVALID_INPUT', () => {
     '',
     '   ',
     `/${'a'.repeat(1100)}`,
-    'hippo://other/x',
+    'tapedeck://other/x',
   ];
   for (const p of attempts)
     assert.equal(
@@ -83,12 +83,12 @@ test('an escaped ".." is refused; other escapes are names, never a step up', () 
   assert.deepEqual(parseFsPath('/memories/by-label/ci%2Fcd').segments, ['memories', 'by-label', 'ci/cd']);
 });
 
-test('hippo:// links map to tree paths', () => {
-  assert.deepEqual(parseFsPath('hippo://memory/abc').segments, ['memories', 'by-id', 'abc.md']);
-  assert.deepEqual(parseFsPath('hippo://thread/codex:1#4').segments, ['threads', 'by-id', 'codex:1.md']);
-  assert.deepEqual(parseFsPath('hippo://fs/wiki/a.md').segments, ['wiki', 'a.md']);
+test('tapedeck:// links map to tree paths', () => {
+  assert.deepEqual(parseFsPath('tapedeck://memory/abc').segments, ['memories', 'by-id', 'abc.md']);
+  assert.deepEqual(parseFsPath('tapedeck://thread/codex:1#4').segments, ['threads', 'by-id', 'codex:1.md']);
+  assert.deepEqual(parseFsPath('tapedeck://fs/wiki/a.md').segments, ['wiki', 'a.md']);
   assert.equal(
-    code(() => parseFsPath('hippo://fs/../x')),
+    code(() => parseFsPath('tapedeck://fs/../x')),
     'INVALID_INPUT',
   );
 });

@@ -1,5 +1,5 @@
 /**
- * Paths of Hippo's virtual filesystem (`hippo fs`, the MCP `fs` tools): a tree of Hippo's own
+ * Paths of Tapedeck's virtual filesystem (`tapedeck fs`, the MCP `fs` tools): a tree of Tapedeck's own
  * records, never files on this machine. Parsing is strict, because an agent may pass anything:
  * `..`, NUL bytes, empty components, backslashes, home or drive paths and URLs are refused with
  * INVALID_INPUT naming the problem; what survives is a list of plain components under `/`.
@@ -12,7 +12,7 @@ import { invalidInput } from './errors.js';
 export const MAX_FS_PATH = 1024;
 export const ROOT = '/';
 
-/** Top-level folders of a host filesystem: a path starting with one is not Hippo's tree. */
+/** Top-level folders of a host filesystem: a path starting with one is not Tapedeck's tree. */
 const HOST_ROOTS = new Set([
   'home',
   'users',
@@ -67,9 +67,9 @@ export function formatFsPath(segments: readonly string[]): string {
   return `/${segments.map(escapeName).join('/')}`;
 }
 
-/** `hippo://memory/<id>`, `hippo://thread/<id>[#step]` and `hippo://fs/<path>` as tree paths. */
+/** `tapedeck://memory/<id>`, `tapedeck://thread/<id>[#step]` and `tapedeck://fs/<path>` as tree paths. */
 function fromLink(input: string): string | null {
-  const m = /^hippo:\/\/(memory|thread|fs)(\/.*)?$/.exec(input);
+  const m = /^tapedeck:\/\/(memory|thread|fs)(\/.*)?$/.exec(input);
   if (!m) return null;
   const rest = (m[2] ?? '').replace(/^\//, '');
   if (m[1] === 'fs') return `/${rest}`;
@@ -89,20 +89,24 @@ export function parseFsPath(input: unknown): FsPath {
   const raw = input.trim();
   if (raw === '') throw invalidInput('The path is empty; the root is /');
   if (raw.length > MAX_FS_PATH) throw invalidInput(`The path is over ${MAX_FS_PATH} characters`);
-  const linked = raw.startsWith('hippo://') ? fromLink(raw) : null;
-  if (raw.startsWith('hippo://') && linked === null)
+  const linked = raw.startsWith('tapedeck://') ? fromLink(raw) : null;
+  if (raw.startsWith('tapedeck://') && linked === null)
     throw invalidInput(
-      `"${raw}" is not a link Hippo's fs reads (hippo://memory/…, hippo://thread/…, hippo://fs/…)`,
+      `"${raw}" is not a link Tapedeck's fs reads (tapedeck://memory/…, tapedeck://thread/…, tapedeck://fs/…)`,
     );
   const text = linked ?? raw;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
-    throw invalidInput(`"${raw}" is a URL; hippo fs only reads Hippo's own tree (/memories, /threads, …)`);
+    throw invalidInput(
+      `"${raw}" is a URL; tapedeck fs only reads Tapedeck's own tree (/memories, /threads, …)`,
+    );
   if (text.includes('\\'))
     throw invalidInput(`The path "${raw}" contains a backslash; separate folders with "/"`);
   if (/^[A-Za-z]:/.test(text))
-    throw invalidInput(`"${raw}" is a drive path on this machine; hippo fs only reads Hippo's own tree`);
+    throw invalidInput(
+      `"${raw}" is a drive path on this machine; tapedeck fs only reads Tapedeck's own tree`,
+    );
   if (text.startsWith('~'))
-    throw invalidInput(`"${raw}" is a home path on this machine; hippo fs only reads Hippo's own tree`);
+    throw invalidInput(`"${raw}" is a home path on this machine; tapedeck fs only reads Tapedeck's own tree`);
   const body = text.startsWith('/') ? text.slice(1) : text;
   const dirHint = body.endsWith('/') || body === '';
   const trimmed = body.replace(/\/$/, '');
@@ -122,7 +126,7 @@ export function parseFsPath(input: unknown): FsPath {
   }
   if (segments.length > 0 && HOST_ROOTS.has(segments[0].toLowerCase()) && !linked)
     throw invalidInput(
-      `"${raw}" looks like a path on this machine; hippo fs only shows Hippo's own tree (/memories, /threads, /skills, /rules, /wiki, /working-memory)`,
+      `"${raw}" looks like a path on this machine; tapedeck fs only shows Tapedeck's own tree (/memories, /threads, /skills, /rules, /wiki, /working-memory)`,
     );
   return { segments, dirHint };
 }

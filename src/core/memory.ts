@@ -1,4 +1,4 @@
-/** The memory model (DESIGN.md): pure types, constants and hippo:// links. */
+/** The memory model (DESIGN.md): pure types, constants and tapedeck:// links. */
 
 export const UNIT_TYPES = [
   'fact',
@@ -25,7 +25,7 @@ export interface Provenance {
   thread: string | null;
   step_from: number | null;
   step_to: number | null;
-  /** `hippo://thread/<id>#<step>` when a thread is known. */
+  /** `tapedeck://thread/<id>#<step>` when a thread is known. */
   link: string | null;
   source: string | null;
 }
@@ -33,7 +33,7 @@ export interface Provenance {
 /** A memory as every interface returns it (snake_case: the CLI JSON contract). */
 export interface Memory {
   id: string;
-  /** `hippo://memory/<id>` */
+  /** `tapedeck://memory/<id>` */
   link: string;
   title: string;
   content: string;
@@ -55,8 +55,8 @@ export interface Memory {
   status: MemoryStatus;
 }
 
-export const MEMORY_LINK_PREFIX = 'hippo://memory/';
-export const THREAD_LINK_PREFIX = 'hippo://thread/';
+export const MEMORY_LINK_PREFIX = 'tapedeck://memory/';
+export const THREAD_LINK_PREFIX = 'tapedeck://thread/';
 
 export const memoryLink = (id: string) => `${MEMORY_LINK_PREFIX}${id}`;
 
@@ -64,13 +64,13 @@ export function threadLink(thread: string, step?: number | null): string {
   return `${THREAD_LINK_PREFIX}${thread}${step === undefined || step === null ? '' : `#${step}`}`;
 }
 
-/** `hippo://memory/<id>` → id; anything else is returned trimmed, as typed. */
+/** `tapedeck://memory/<id>` → id; anything else is returned trimmed, as typed. */
 export function memoryRef(input: string): string {
   const s = input.trim();
   return s.startsWith(MEMORY_LINK_PREFIX) ? s.slice(MEMORY_LINK_PREFIX.length).replace(/[#?].*$/, '') : s;
 }
 
-/** `hippo://thread/<id>#<step>` → { thread, step }; a bare thread id passes through. */
+/** `tapedeck://thread/<id>#<step>` → { thread, step }; a bare thread id passes through. */
 export function threadRef(input: string): { thread: string; step?: number } {
   const s = input.trim();
   if (!s.startsWith(THREAD_LINK_PREFIX)) return { thread: s };

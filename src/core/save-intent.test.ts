@@ -6,7 +6,7 @@ describe('save intent', () => {
   it('recognises requests to remember or save', () => {
     for (const t of [
       'Remember that staging uses db-stage-2',
-      'please save this decision to hippo',
+      'please save this decision to tapedeck',
       "Don't forget: we pin pnpm 9",
       'note that down for later',
       'add this to your memory',

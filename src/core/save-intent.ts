@@ -1,5 +1,5 @@
 /**
- * Did the user ask the agent to remember or save something? Used to let Hippo's write tools run
+ * Did the user ask the agent to remember or save something? Used to let Tapedeck's write tools run
  * without a confirmation prompt only when the request came from the user's own words.
  *
  * Deliberately narrow: an imperative about memory (remember, memorize, save/store/note this, don't
@@ -10,10 +10,10 @@
 const INTENT = [
   /\bremember\b/i,
   /\bmemori[sz]e\b/i,
-  /\b(?:save|store|record|note|log|keep|capture)\b[^.?!\n]{0,40}\b(?:this|that|it|these|those|them|memory|memories|hippo|thread|session|conversation|down|for later|in mind)\b/i,
+  /\b(?:save|store|record|note|log|keep|capture)\b[^.?!\n]{0,40}\b(?:this|that|it|these|those|them|memory|memories|tapedeck|thread|session|conversation|down|for later|in mind)\b/i,
   /\b(?:don'?t|do not|never) forget\b/i,
   /\bwrite (?:this|that|it) down\b/i,
-  /\b(?:add|put)\b[^.?!\n]{0,30}\bto (?:hippo|(?:your |the )?memor(?:y|ies))\b/i,
+  /\b(?:add|put)\b[^.?!\n]{0,30}\bto (?:tapedeck|(?:your |the )?memor(?:y|ies))\b/i,
   /\bhand(?:\s|-)?off\b/i,
   /\bdistill\b/i,
   /\b(?:save|remember) (?:a |the )?(?:skill|rule|preference|decision)\b/i,

@@ -91,17 +91,17 @@ test('trust badge at each threshold', () => {
 });
 
 test('evidence links: memories and thread steps; anything else is refused', () => {
-  assert.deepEqual(parseEvidenceUri('hippo://memory/8d1f'), { kind: 'memory', id: '8d1f' });
-  assert.deepEqual(parseEvidenceUri('hippo://thread/claude-code:abc-123#7'), {
+  assert.deepEqual(parseEvidenceUri('tapedeck://memory/8d1f'), { kind: 'memory', id: '8d1f' });
+  assert.deepEqual(parseEvidenceUri('tapedeck://thread/claude-code:abc-123#7'), {
     kind: 'thread',
     thread: 'claude-code:abc-123',
     step: 7,
   });
   for (const bad of [
-    'hippo://thread/x',
-    'hippo://thread/x#-1',
+    'tapedeck://thread/x',
+    'tapedeck://thread/x#-1',
     'https://example.com',
-    'hippo://memory/',
+    'tapedeck://memory/',
     'memory/1',
   ])
     assert.throws(() => parseEvidenceUri(bad), /not an evidence link/, bad);

@@ -83,7 +83,7 @@ export function parseSkillMd(text: string, where = 'SKILL.md'): SkillDocument {
   return { name, description, head: fm.head, body: fm.body };
 }
 
-/** The front matter Hippo writes for a skill created from fields rather than a file. */
+/** The front matter Tapedeck writes for a skill created from fields rather than a file. */
 export function skillHead(name: string, description: string): string {
   return `---\nname: ${name}\ndescription: ${yamlScalar(description)}\n---\n`;
 }
@@ -118,19 +118,19 @@ export function trustBadge(r: TrustRecord): SkillBadge {
   return 'Draft';
 }
 
-/** Evidence URIs: `hippo://memory/<id>` or `hippo://thread/<thread-id>#<step>`. */
+/** Evidence URIs: `tapedeck://memory/<id>` or `tapedeck://thread/<thread-id>#<step>`. */
 export type EvidenceRef = { kind: 'memory'; id: string } | { kind: 'thread'; thread: string; step: number };
 
 export function parseEvidenceUri(uri: string): EvidenceRef {
   const s = uri.trim();
-  const mem = /^hippo:\/\/memory\/([^\s/#?]{1,200})$/.exec(s);
+  const mem = /^tapedeck:\/\/memory\/([^\s/#?]{1,200})$/.exec(s);
   if (mem) return { kind: 'memory', id: mem[1] };
-  const th = /^hippo:\/\/thread\/([^\s#?]{1,300})#(\d{1,9})$/.exec(s);
+  const th = /^tapedeck:\/\/thread\/([^\s#?]{1,300})#(\d{1,9})$/.exec(s);
   if (th) return { kind: 'thread', thread: th[1], step: Number(th[2]) };
   throw invalidInput(
-    `"${uri}" is not an evidence link; use hippo://memory/<id> or hippo://thread/<thread-id>#<step>`,
+    `"${uri}" is not an evidence link; use tapedeck://memory/<id> or tapedeck://thread/<thread-id>#<step>`,
   );
 }
 
 export const evidenceUri = (ref: EvidenceRef): string =>
-  ref.kind === 'memory' ? `hippo://memory/${ref.id}` : `hippo://thread/${ref.thread}#${ref.step}`;
+  ref.kind === 'memory' ? `tapedeck://memory/${ref.id}` : `tapedeck://thread/${ref.thread}#${ref.step}`;

@@ -5,7 +5,7 @@
  * strings and open brackets, so a `[` inside a value is never read as a header) and only the
  * table's own lines are replaced.
  *
- * A table Hippo writes is preceded by a marker comment, and appended after one blank line, so
+ * A table Tapedeck writes is preceded by a marker comment, and appended after one blank line, so
  * removing it gives back the file as it was (a file without a final newline gets one).
  */
 import { invalidInput } from './errors.js';
@@ -177,7 +177,7 @@ function otherDefinitions(lines: Line[], path: string[]): number[] {
   lines.forEach((l, i) => {
     if (l.kind === 'header' || l.kind === 'array-header') table = l.path ?? [];
     else if (l.kind === 'key' && l.path && table.length < path.length && startsWith(path, table)) {
-      // `mcp_servers = {…}` at the root, `hippo = {…}` or `hippo.command = …` in [mcp_servers]
+      // `mcp_servers = {…}` at the root, `tapedeck = {…}` or `tapedeck.command = …` in [mcp_servers]
       const full = [...table, ...l.path];
       if (startsWith(full, path) || startsWith(path, full)) found.push(i + 1);
     }

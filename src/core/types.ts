@@ -56,7 +56,7 @@ export interface ThreadMeta {
   parentId?: string;
 }
 
-/** Something a parser could not understand. Recorded, shown by `hippo doctor`, never thrown. */
+/** Something a parser could not understand. Recorded, shown by `tapedeck doctor`, never thrown. */
 export interface ParseIssue {
   path: string;
   line?: number;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isHippoError } from './errors.js';
+import { isTapedeckError } from './errors.js';
 import {
   itemsOfText,
   oneLine,
@@ -18,7 +18,7 @@ test('a section is named by its id or its heading, in any case; unknown names li
   assert.equal(sectionOf('Recent sessions (edited)'), 'sessions');
   assert.throws(
     () => sectionOf('todo'),
-    (e) => isHippoError(e) && e.code === 'INVALID_INPUT' && /focus \(Focus\)/.test(e.message),
+    (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && /focus \(Focus\)/.test(e.message),
   );
 });
 
@@ -44,12 +44,14 @@ test('an edited briefing is read back by heading; the title, fences and the (edi
   assert.throws(() => parseSections('just text'), /No section found/);
 });
 
-test("a person's text becomes one item per top-level line, with its first hippo:// link", () => {
-  const items = itemsOfText('- call Ana about <hippo://memory/abc>\n  details here\n\n- ship it\nplain line');
+test("a person's text becomes one item per top-level line, with its first tapedeck:// link", () => {
+  const items = itemsOfText(
+    '- call Ana about <tapedeck://memory/abc>\n  details here\n\n- ship it\nplain line',
+  );
   assert.deepEqual(
     items.map((i) => [i.text, i.link]),
     [
-      ['call Ana about <hippo://memory/abc>\n  details here', 'hippo://memory/abc'],
+      ['call Ana about <tapedeck://memory/abc>\n  details here', 'tapedeck://memory/abc'],
       ['ship it', null],
       ['plain line', null],
     ],
@@ -58,8 +60,8 @@ test("a person's text becomes one item per top-level line, with its first hippo:
 
 test('items render as list lines with autolinks; an empty section says so', () => {
   assert.equal(
-    renderItem({ text: 'Use cents', link: 'hippo://thread/codex:1#4', source: 'session', at: null }),
-    '- Use cents <hippo://thread/codex:1#4>',
+    renderItem({ text: 'Use cents', link: 'tapedeck://thread/codex:1#4', source: 'session', at: null }),
+    '- Use cents <tapedeck://thread/codex:1#4>',
   );
   assert.equal(renderGenerated('open-loops', []), '- none');
   assert.equal(oneLine('a  b\n c', 10), 'a b c');

@@ -25,7 +25,7 @@ const EMPTY: Record<WmSectionName, string> = {
 /** One line of a section. Generated items always carry a deep link; a person's lines may not. */
 export interface WmItem {
   text: string;
-  /** `hippo://memory/<id>` or `hippo://thread/<id>[#step]`; null in a person's text without one. */
+  /** `tapedeck://memory/<id>` or `tapedeck://thread/<id>[#step]`; null in a person's text without one. */
   link: string | null;
   /** Where it came from. */
   source: 'project' | 'memory' | 'session' | 'edit';
@@ -106,7 +106,7 @@ export function parseSections(markdown: string): Map<WmSectionName, string> {
 
 /**
  * A person's section text as items: each top-level line (a list item or paragraph line) with its
- * indented continuation lines, and the first hippo:// link in it, if any.
+ * indented continuation lines, and the first tapedeck:// link in it, if any.
  */
 export function itemsOfText(body: string): WmItem[] {
   const blocks: string[] = [];
@@ -117,7 +117,7 @@ export function itemsOfText(body: string): WmItem[] {
   }
   return blocks.map((b) => ({
     text: b.replace(/^(?:[-*+]|\d+[.)])\s+/, ''),
-    link: /hippo:\/\/[^\s<>)]+/.exec(b)?.[0] ?? null,
+    link: /tapedeck:\/\/[^\s<>)]+/.exec(b)?.[0] ?? null,
     source: 'edit' as const,
     at: null,
   }));

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
-import { isHippoError } from '../core/errors.js';
+import { isTapedeckError } from '../core/errors.js';
 import { fnv1a } from '../core/hash.js';
 import { tryParseJson } from '../core/text.js';
 import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
@@ -48,8 +48,8 @@ export interface IndexRunOptions {
   budgetMs?: number;
   /**
    * The cheap pass before an MCP answer: reuse this process's last directory listing for up to a
-   * minute, and stat transcripts untouched for an hour only every five minutes. `hippo index`
-   * and `hippo search` always do the full pass.
+   * minute, and stat transcripts untouched for an hour only every five minutes. `tapedeck index`
+   * and `tapedeck search` always do the full pass.
    */
   quick?: boolean;
 }
@@ -75,7 +75,7 @@ export interface AgentSummary {
 export interface IndexSummary {
   files: Omit<AgentSummary, 'steps' | 'issues'>;
   steps: { written: number };
-  /** Parse issues recorded by this run (see `hippo doctor`). */
+  /** Parse issues recorded by this run (see `tapedeck doctor`). */
   issues: number;
   skipped: { path: string; reason: string }[];
   agents: Partial<Record<AgentId, AgentSummary>>;
@@ -448,7 +448,7 @@ export function createIndexer({
         try {
           indexFile(adapter, file, cursor, full, sum);
         } catch (e) {
-          if (isHippoError(e)) throw e; // storage problems stop the run: nothing more can be saved
+          if (isTapedeckError(e)) throw e; // storage problems stop the run: nothing more can be saved
           const reason = errorMessage(e);
           sum.skipped++;
           summary.skipped.push({ path: file.path, reason });
@@ -457,7 +457,7 @@ export function createIndexer({
               w.addIssues(file.path, [{ path: file.path, message: `not indexed: ${reason}` }]),
             );
           } catch (storeError) {
-            if (isHippoError(storeError)) throw storeError;
+            if (isTapedeckError(storeError)) throw storeError;
           }
         }
         onProgress?.(++done, work.length, file.path);

@@ -177,7 +177,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
           id: r.id,
           title: r.title,
           reason: `applies: ${r.reason}${r.priority ? `, priority ${r.priority}` : ''}`,
-          link: `hippo://rule/${r.id}`,
+          link: `tapedeck://rule/${r.id}`,
         });
       }
 
@@ -195,7 +195,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
             id: `${s.name}:${i + 1}`,
             title: oneLine(item.text, 80),
             reason: `working memory, ${WM_HEADINGS[s.name]}${s.edited ? ' (edited by a person)' : ''}`,
-            link: item.link ?? `hippo://working-memory/${space}/${wm.date}#${s.name}`,
+            link: item.link ?? `tapedeck://working-memory/${space}/${wm.date}#${s.name}`,
           });
         });
       }
@@ -227,7 +227,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
           id: s.name,
           title: s.name,
           reason: `active skill, ${s.badge}`,
-          link: `hippo://skill/${s.name}`,
+          link: `tapedeck://skill/${s.name}`,
         });
       }
 

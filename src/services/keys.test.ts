@@ -8,8 +8,8 @@ import { openDatabase } from '../storage/sqlite/open.js';
 import { createKeyService, hashKey, parseExpiry } from './keys.js';
 
 function lab() {
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-keys-'));
-  const db = openDatabase(join(dir, 'hippo.db'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-keys-'));
+  const db = openDatabase(join(dir, 'tapedeck.db'));
   const clock = { now: Date.parse('2026-06-01T12:00:00Z') };
   const keys = createKeyService({ store: createSqliteKeyStore(db), now: () => clock.now });
   const done = () => {
@@ -19,11 +19,11 @@ function lab() {
   return { db, keys, clock, done };
 }
 
-test('a key is hippo_ + 32 random bytes; only its SHA-256 is stored', () => {
+test('a key is tapedeck_ + 32 random bytes; only its SHA-256 is stored', () => {
   const { db, keys, done } = lab();
   try {
     const { key, record } = keys.create({ name: 'ci', scope: 'write', spaces: ['work', 'work'] });
-    assert.match(key, /^hippo_[A-Za-z0-9_-]{43}$/);
+    assert.match(key, /^tapedeck_[A-Za-z0-9_-]{43}$/);
     assert.equal(Buffer.from(key.slice(6), 'base64url').length, 32);
     assert.deepEqual(record.spaces, ['work']);
     assert.equal(record.prefix, key.slice(0, 10));
@@ -44,7 +44,7 @@ test('verify: good, malformed, unknown, revoked, expired; last use recorded', ()
     assert.ok(ok.ok && ok.key.id === record.id && ok.key.scope === 'read');
     assert.equal(keys.list()[0].last_used_at, '2026-06-01T12:00:00.000Z');
     assert.deepEqual(keys.verify('Bearer x'), { ok: false, reason: 'malformed' });
-    assert.deepEqual(keys.verify(`hippo_${'Q'.repeat(43)}`), { ok: false, reason: 'unknown' });
+    assert.deepEqual(keys.verify(`tapedeck_${'Q'.repeat(43)}`), { ok: false, reason: 'unknown' });
     clock.now += 2 * 3_600_000;
     assert.deepEqual(keys.verify(key), { ok: false, reason: 'expired' });
     assert.equal(keys.hasActiveKeys(), false);

@@ -146,7 +146,7 @@ export function createKeyService({ store, now = Date.now }: KeyServiceDeps): Key
 
     revoke(id) {
       if (typeof id !== 'string' || !store.get(id.trim()))
-        throw notFound(`No key "${id}"; list keys with \`hippo keys list\``);
+        throw notFound(`No key "${id}"; list keys with \`tapedeck keys list\``);
       store.revoke(id.trim(), iso());
       return view(store.get(id.trim())!);
     },

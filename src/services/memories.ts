@@ -3,7 +3,7 @@
  * list, search, supersede, forget (a tombstone), restore and purge. Every write validates first
  * and runs in one IMMEDIATE transaction, so concurrent writers neither lose nor duplicate.
  */
-import { HippoError, invalidInput, notFound } from '../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../core/errors.js';
 import {
   type Memory,
   type MemoryStatus,
@@ -121,7 +121,7 @@ export interface MemorySearchResult {
 
 export interface MemoryService {
   add(input: MemoryAddInput): AddResult;
-  /** By id, `hippo://memory/<id>` link, or a unique id prefix of 8+ characters. */
+  /** By id, `tapedeck://memory/<id>` link, or a unique id prefix of 8+ characters. */
   get(ref: string): MemoryDetail;
   update(ref: string, patch: MemoryUpdateInput): MemoryDetail;
   /** Replace a memory with a new one; the old one stays readable with `asOf`. */
@@ -166,7 +166,9 @@ export function createMemoryService({
       if (ids.length > 1)
         throw invalidInput(`"${id}" matches several memories (${ids.join(', ')}); give more of the id`);
     }
-    throw notFound(`No memory "${ref}"; find one with \`hippo memory search\` or \`hippo memory list\``);
+    throw notFound(
+      `No memory "${ref}"; find one with \`tapedeck memory search\` or \`tapedeck memory list\``,
+    );
   }
 
   const detail = (m: Memory): MemoryDetail => ({ ...m, supersedes: store.supersedes(m.id) });
@@ -180,7 +182,7 @@ export function createMemoryService({
   function checkThread(thread: string | null, range: [number, number] | null): void {
     if (!thread) return;
     if (!threads.getThread(thread))
-      throw notFound(`No thread "${thread}" for the provenance; list threads with \`hippo threads\``);
+      throw notFound(`No thread "${thread}" for the provenance; list threads with \`tapedeck threads\``);
     if (range && threads.getSteps(thread, range[0], range[1], 1).length === 0)
       throw notFound(`Thread ${thread} has no steps ${range[0]}-${range[1]}`);
   }
@@ -250,11 +252,11 @@ export function createMemoryService({
 
   function editable(m: Memory, verb: string): void {
     if (m.status === 'forgotten')
-      throw new HippoError('CONFLICT', `Memory ${m.id} is forgotten; restore it before you ${verb} it`);
+      throw new TapedeckError('CONFLICT', `Memory ${m.id} is forgotten; restore it before you ${verb} it`);
     if (m.status === 'superseded')
-      throw new HippoError(
+      throw new TapedeckError(
         'CONFLICT',
-        `Memory ${m.id} was superseded by ${m.superseded_by}; ${verb} the current one (hippo://memory/${m.superseded_by})`,
+        `Memory ${m.id} was superseded by ${m.superseded_by}; ${verb} the current one (tapedeck://memory/${m.superseded_by})`,
       );
   }
 
@@ -434,7 +436,7 @@ export function createMemoryService({
       store.write((w) => {
         const m = mustGet(w, id);
         if (!m.forgotten_at && !force)
-          throw new HippoError(
+          throw new TapedeckError(
             'CONFLICT',
             `Memory ${id} is not forgotten; forget it first (restorable), or purge with --force`,
           );

@@ -1,5 +1,5 @@
 /**
- * Copying a store into another (`hippo migrate --to postgres://…`): the indexed transcripts
+ * Copying a store into another (`tapedeck migrate --to postgres://…`): the indexed transcripts
  * thread by thread (each in its own transaction, skipped when the target already has it whole, so
  * an interrupted run resumes where it stopped and a second run changes nothing), then the
  * knowledge through export/import (one transaction, idempotent). API keys are not copied: mint
@@ -31,7 +31,7 @@ export interface MigrationResult extends MigrationProgress {
 }
 
 /** Saved threads travel with the knowledge (export/import), not as indexed transcripts. */
-const isSaved = (t: ThreadRecord) => t.source.startsWith('hippo://');
+const isSaved = (t: ThreadRecord) => t.source.startsWith('tapedeck://');
 const PAGE = 500;
 /** More steps than any thread has; getSteps still pages by `limit`. */
 const ALL_STEPS = Number.MAX_SAFE_INTEGER;
@@ -56,7 +56,7 @@ export function migrateStore(
     if (page.length < PAGE) break;
   }
   onProgress({ ...p });
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-migrate-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-migrate-'));
   try {
     const folder = join(dir, 'export');
     source.portability.export(folder, { allSpaces: true });

@@ -3,7 +3,7 @@
  * the directories below it) or one space. `resolve` answers "what applies here, in what order";
  * the context bundle uses the same call, so the order is defined once (core/rules.ts compareRules).
  */
-import { HippoError, invalidInput, notFound } from '../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../core/errors.js';
 import { isAbsolutePath, normalizeProjectPath } from '../core/paths.js';
 import { redact } from '../core/redact.js';
 import {
@@ -133,7 +133,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
       if (ids.length > 1)
         throw invalidInput(`"${id}" matches several rules (${ids.join(', ')}); give more of the id`);
     }
-    throw notFound(`No rule "${ref}"; list rules with \`hippo rules list\``);
+    throw notFound(`No rule "${ref}"; list rules with \`tapedeck rules list\``);
   }
 
   return {
@@ -184,7 +184,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
     remove(ref) {
       const id = resolveId(ref);
       const removed = store.write((w) => w.remove(id));
-      if (!removed) throw new HippoError('NOT_FOUND', `No rule "${id}"`);
+      if (!removed) throw new TapedeckError('NOT_FOUND', `No rule "${id}"`);
       return { id, removed: true };
     },
 

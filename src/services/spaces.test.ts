@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkSpaceName, createSpaceService } from './spaces.js';
 
-test('a space comes from the call, then HIPPO_SPACE, then the longest mapped project prefix, then default', () => {
+test('a space comes from the call, then TAPEDECK_SPACE, then the longest mapped project prefix, then default', () => {
   const mappings = { '/home/me/work': 'work', '/home/me/work/oss': 'oss', '/home/me/personal/': 'personal' };
   const none = createSpaceService({ mappings });
   assert.deepEqual(none.explain({}), { space: 'default', from: 'default' });
@@ -28,5 +28,5 @@ test('space names are lowercase kebab-case up to 64 characters; "all" is reserve
     assert.equal(checkSpaceName(ok), ok);
   for (const bad of ['', 'Work', 'my space', 'a_b', '-a', 'a-', 'a--b', 'a'.repeat(65), 'all'])
     assert.throws(() => checkSpaceName(bad), { code: 'INVALID_INPUT' }, bad);
-  assert.throws(() => createSpaceService({ envSpace: 'Bad Space' }).resolve(), /HIPPO_SPACE/);
+  assert.throws(() => createSpaceService({ envSpace: 'Bad Space' }).resolve(), /TAPEDECK_SPACE/);
 });

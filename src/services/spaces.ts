@@ -1,6 +1,6 @@
 /**
  * Spaces: isolated lanes for memories and space-scoped rules. Every call works in one space,
- * resolved as: an explicit `--space` > `HIPPO_SPACE` > the config `spaces` mapping of the
+ * resolved as: an explicit `--space` > `TAPEDECK_SPACE` > the config `spaces` mapping of the
  * project (longest path prefix wins) > `default`. Nothing crosses spaces unless a caller asks
  * (`allSpaces`), and ids are global, so reading a record by id is always an explicit ask.
  */
@@ -10,7 +10,7 @@ import { checkSpaceName, DEFAULT_SPACE } from '../core/spaces.js';
 export { checkSpaceName, DEFAULT_SPACE };
 
 export interface SpaceSettings {
-  /** HIPPO_SPACE, if set. */
+  /** TAPEDECK_SPACE, if set. */
   envSpace?: string;
   /** Project directory → default space for work in it (and below it). */
   mappings?: Readonly<Record<string, string>>;
@@ -47,7 +47,7 @@ export function createSpaceService({ envSpace, mappings = {} }: SpaceSettings = 
   function explain({ space, project, cwd }: SpaceCall = {}): SpaceResolution {
     if (space !== undefined && space !== null && space !== '')
       return { space: checkSpaceName(space), from: 'explicit' };
-    if (envSpace) return { space: checkSpaceName(envSpace, 'HIPPO_SPACE'), from: 'env' };
+    if (envSpace) return { space: checkSpaceName(envSpace, 'TAPEDECK_SPACE'), from: 'env' };
     const where = project ?? cwd;
     if (where) {
       const p = normalizeProjectPath(where);

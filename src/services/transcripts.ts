@@ -82,14 +82,14 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
-  /** Database checks and the most recent parse issues (for `hippo doctor`). */
+  /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
 
 export function createTranscriptService(store: TranscriptStore, indexer: Indexer): TranscriptService {
   function resolveThreadId(id: string): string {
     if (store.getThread(id)) return id;
-    throw notFound(`No thread "${id}"; list threads with \`hippo threads\``);
+    throw notFound(`No thread "${id}"; list threads with \`tapedeck threads\``);
   }
 
   return {

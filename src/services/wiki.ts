@@ -7,7 +7,7 @@
  * readable (`read(path, {version})`), and writing the path again revives it as a new version.
  * Writing the same text again is a no-op (no new version). Paths get `.md` appended when missing.
  */
-import { HippoError, invalidInput, notFound } from '../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../core/errors.js';
 import { parseQuery } from '../core/query.js';
 import { redact } from '../core/redact.js';
 import { normalizeWikiPath, normalizeWikiPrefix, wikiTitle } from '../core/wiki-path.js';
@@ -74,7 +74,8 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
 
   function live(space: string, path: string): WikiPageRow {
     const page = store.get(space, path);
-    if (!page) throw notFound(`No wiki page ${path} in space ${space}; list pages with \`hippo wiki list\``);
+    if (!page)
+      throw notFound(`No wiki page ${path} in space ${space}; list pages with \`tapedeck wiki list\``);
     if (page.deletedAt)
       throw notFound(
         `The wiki page ${path} was removed at ${page.deletedAt}; write it again to restore it, or read an old version with --version`,
@@ -140,7 +141,7 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
         const page = w.get(space, p);
         const liveVersion = page && !page.deletedAt ? page.version : 0;
         if (opts.expectedVersion !== undefined && opts.expectedVersion !== liveVersion)
-          throw new HippoError(
+          throw new TapedeckError(
             'CONFLICT',
             `The wiki page ${p} is at version ${liveVersion}, not ${opts.expectedVersion}; read it again before writing`,
             { version: liveVersion },

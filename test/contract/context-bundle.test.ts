@@ -173,7 +173,7 @@ each('property: never over budget, every candidate either kept or listed as left
     for (const o of b.omitted) assert.match(o.reason, /needs [\d,]+ tokens, [\d,]+ left/);
     for (const i of b.items) {
       assert.ok(i.reason.length > 0 && i.tokens > 0);
-      assert.match(i.link, /^hippo:\/\/(rule|memory|skill)\//);
+      assert.match(i.link, /^tapedeck:\/\/(rule|memory|skill)\//);
     }
     for (const m of b.items.filter((x) => x.kind === 'memory'))
       assert.match(

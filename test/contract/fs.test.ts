@@ -100,7 +100,7 @@ function suite(kind: BackendKind) {
       const long = e2.fs.ls('/memories/by-id', { long: true, max: 1 }).entries[0];
       assert.equal(typeof long.size, 'number');
       assert.equal(long.writable, true);
-      assert.match(long.link ?? '', /^hippo:\/\/memory\//);
+      assert.match(long.link ?? '', /^tapedeck:\/\/memory\//);
     } finally {
       e2.close();
       h.cleanup();
@@ -124,7 +124,7 @@ function suite(kind: BackendKind) {
       e.fs.cat(`/memories/by-id/${fx.superseded}.md`).lines.join('\n'),
       /status: superseded\n[\s\S]*superseded_by: /,
     );
-    assert.match(e.fs.cat(`hippo://memory/${fx.forgotten}`).lines.join('\n'), /status: forgotten/);
+    assert.match(e.fs.cat(`tapedeck://memory/${fx.forgotten}`).lines.join('\n'), /status: forgotten/);
     // …but never listed by a view.
     assert.equal(failure(() => e.fs.cat(`/memories/by-label/cache/${fx.superseded}.md`)).code, 'NOT_FOUND');
     assert.equal(failure(() => e.fs.cat('/memories')).code, 'INVALID_INPUT');
@@ -191,18 +191,18 @@ function suite(kind: BackendKind) {
     assert.equal(s.kind, 'file');
     assert.equal(s.size, Buffer.byteLength(text));
     assert.equal(s.lines, text.split('\n').length - 1);
-    assert.equal(s.link, `hippo://memory/${fx.memory}`);
+    assert.equal(s.link, `tapedeck://memory/${fx.memory}`);
     assert.equal(s.canonical, `/memories/by-id/${fx.memory}.md`);
     assert.equal(s.writable, true);
     assert.equal(s.info.status, 'active');
     assert.equal(e.fs.stat(`/memories/by-id/${fx.superseded}.md`).writable, false);
-    assert.equal(e.fs.stat('/threads/by-id/chat-42.md').link, 'hippo://thread/chat-42');
+    assert.equal(e.fs.stat('/threads/by-id/chat-42.md').link, 'tapedeck://thread/chat-42');
     assert.equal(e.fs.stat('/threads/by-id/chat-42.md').writable, false);
     assert.equal(e.fs.stat('/threads/by-id/chat-42.md').info.steps, 3);
     assert.equal(e.fs.stat('/skills/deploy-app/SKILL.md').info.version, 2);
     assert.equal(e.fs.stat('/memories/by-id').kind, 'dir');
     assert.equal(e.fs.stat('/memories/by-id').count, 2);
-    assert.equal(e.fs.stat('/wiki').link, 'hippo://fs/wiki');
+    assert.equal(e.fs.stat('/wiki').link, 'tapedeck://fs/wiki');
   });
 
   it('find: by name glob and kind, capped with a note', () => {
@@ -419,7 +419,7 @@ function suite(kind: BackendKind) {
     assert.deepEqual(r, {
       path: `/memories/by-id/${id}.md`,
       status: 'forgotten',
-      undo: `hippo memory restore ${id}`,
+      undo: `tapedeck memory restore ${id}`,
     });
     assert.equal(e.memories.get(id).status, 'forgotten');
     assert.equal(failure(() => e.fs.rm(`/memories/by-id/${id}.md`)).code, 'CONFLICT');
@@ -429,7 +429,7 @@ function suite(kind: BackendKind) {
     e.skills.add({ name: 'to-archive', description: 'Archive me', body: 'x' });
     const s = e.fs.rm('/skills/to-archive/SKILL.md');
     assert.equal(s.status, 'archived');
-    assert.equal(s.undo, 'hippo skills stage to-archive active');
+    assert.equal(s.undo, 'tapedeck skills stage to-archive active');
     assert.ok(!names('/skills').includes('to-archive'));
     const missing = failure(() => e.fs.rm('/wiki/nope/gone.md'));
     assert.equal(missing.code, 'NOT_FOUND');

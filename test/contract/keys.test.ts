@@ -36,10 +36,12 @@ function rawRows(t: TestContext, stores: Stores, url?: string): Record<string, u
 }
 
 for (const b of BACKENDS) {
-  test(`a key is hippo_ + 32 random bytes; only its SHA-256 is stored (${b.name})`, { skip: b.skip }, (t) => {
+  test(`a key is tapedeck_ + 32 random bytes; only its SHA-256 is stored (${b.name})`, {
+    skip: b.skip,
+  }, (t) => {
     const { keys, stores, url } = lab(t, b.name);
     const { key, record } = keys.create({ name: 'ci', scope: 'write', spaces: ['work', 'work'] });
-    assert.match(key, /^hippo_[A-Za-z0-9_-]{43}$/);
+    assert.match(key, /^tapedeck_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(record.spaces, ['work']);
     assert.equal(record.prefix, key.slice(0, 10));
     const [row] = rawRows(t, stores, url);
@@ -60,7 +62,7 @@ for (const b of BACKENDS) {
     assert.ok(ok.ok && !('hash' in ok.key), 'the digest is not handed out');
     assert.equal(keys.list()[0].last_used_at, '2026-06-01T12:00:00.000Z');
     assert.deepEqual(keys.verify('Bearer x'), { ok: false, reason: 'malformed' });
-    assert.deepEqual(keys.verify(`hippo_${'Q'.repeat(43)}`), { ok: false, reason: 'unknown' });
+    assert.deepEqual(keys.verify(`tapedeck_${'Q'.repeat(43)}`), { ok: false, reason: 'unknown' });
     clock.now += 3_600_000;
     assert.deepEqual(keys.verify(key), { ok: false, reason: 'expired' }, 'expired at the exact instant');
     assert.equal(keys.hasActiveKeys(), false);
@@ -97,7 +99,7 @@ for (const b of BACKENDS) {
     const base = {
       id: 'key_1',
       name: 'one',
-      prefix: 'hippo_abcd',
+      prefix: 'tapedeck_abcd',
       scope: 'read' as const,
       spaces: [],
       created_at: '2026-06-01T12:00:00.000Z',
@@ -140,7 +142,7 @@ test('one scripted sequence gives the same answers on every backend', (t) => {
     // Keys and ids are random: name them by first appearance.
     const norm = (v: unknown) =>
       JSON.parse(
-        JSON.stringify(v ?? null).replace(/hippo_[A-Za-z0-9_-]{4,43}|key_[0-9a-f]{12}/g, (s) => {
+        JSON.stringify(v ?? null).replace(/tapedeck_[A-Za-z0-9_-]{4,43}|key_[0-9a-f]{12}/g, (s) => {
           if (!seen.has(s)) seen.set(s, `<${seen.size}>`);
           return seen.get(s)!;
         }),

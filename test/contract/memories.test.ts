@@ -340,13 +340,13 @@ for (const b of BACKENDS)
         thread,
         step_from: 0,
         step_to: 1,
-        link: `hippo://thread/${thread}#0`,
+        link: `tapedeck://thread/${thread}#0`,
         source: null,
       });
-      assert.deepEqual(lab.memories.get(`hippo://memory/${m.id}`).provenance, m.provenance);
+      assert.deepEqual(lab.memories.get(`tapedeck://memory/${m.id}`).provenance, m.provenance);
       const fromLink = lab.memories.add({
         content: 'SQS queues are created by Terraform',
-        thread: `hippo://thread/${thread}#1`,
+        thread: `tapedeck://thread/${thread}#1`,
       });
       assert.equal(fromLink.provenance?.step_from, 1);
       assert.throws(() => lab.memories.add({ content: 'x y z', thread: 'claude-code:nope' }), {
@@ -789,8 +789,8 @@ for (const b of BACKENDS)
       location = s.url;
       cleanup = s.drop;
     } else {
-      const dir = mkdtempSync(join(tmpdir(), 'hippo-race-'));
-      location = join(dir, 'hippo.db');
+      const dir = mkdtempSync(join(tmpdir(), 'tapedeck-race-'));
+      location = join(dir, 'tapedeck.db');
       cleanup = () => rmSync(dir, { recursive: true, force: true });
     }
     try {

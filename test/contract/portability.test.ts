@@ -1,7 +1,7 @@
 /**
  * Portability and the virtual filesystem across backends. The same knowledge populated on SQLite
  * and on PostgreSQL exports the same files; a SQLite export imported into PostgreSQL exports again
- * byte for byte (how `hippo migrate` moves a store), and back; and the fs tree (ls, cat, stat,
+ * byte for byte (how `tapedeck migrate` moves a store), and back; and the fs tree (ls, cat, stat,
  * find) over /memories, /threads, /skills, /rules, /wiki and /working-memory reads the same on both.
  */
 import assert from 'node:assert/strict';
@@ -143,7 +143,7 @@ test('the same knowledge populated on SQLite and PostgreSQL exports the same fil
   assert.ok(lite.has('skills/default/deploy-app/SKILL.md'));
 });
 
-test('SQLite → PostgreSQL → SQLite: every export byte-identical (what `hippo migrate` relies on)', {
+test('SQLite → PostgreSQL → SQLite: every export byte-identical (what `tapedeck migrate` relies on)', {
   skip: POSTGRES.skip,
 }, (t) => {
   const { dir } = populatedExport('sqlite', countedIds(t));

@@ -1,6 +1,6 @@
 /**
  * A second process for the concurrent-append contract test: its own engine (its own SQLite
- * handle or PostgreSQL connection, from HIPPO_HOME / HIPPO_DATABASE_URL), warmed up first, then
+ * handle or PostgreSQL connection, from TAPEDECK_HOME / TAPEDECK_DATABASE_URL), warmed up first, then
  * one append at an agreed instant so two of these race for real. Prints the result as JSON, or
  * `{"error": {code, details}}`.
  *
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/app/config.js';
 import { createEngine } from '../../src/app/engine.js';
-import { isHippoError } from '../../src/core/errors.js';
+import { isTapedeckError } from '../../src/core/errors.js';
 
 const [thread, file, startAt, expected] = process.argv.slice(2);
 const engine = createEngine(loadConfig({}, process.env as Record<string, string>));
@@ -26,7 +26,7 @@ try {
     });
     process.stdout.write(`${JSON.stringify(r)}\n`);
   } catch (e) {
-    if (!isHippoError(e)) throw e;
+    if (!isTapedeckError(e)) throw e;
     process.stdout.write(`${JSON.stringify({ error: { code: e.code, details: e.details } })}\n`);
   }
 } finally {

@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it, test } from 'node:test';
 import type { Engine } from '../../src/app/engine.js';
-import { HippoError } from '../../src/core/errors.js';
+import { TapedeckError } from '../../src/core/errors.js';
 import type { SavedThreadStore } from '../../src/ports/saved-thread-store.js';
 import type { BackendKind } from '../../src/ports/stores.js';
 import { createSavedThreadService } from '../../src/services/saved-threads/index.js';
@@ -37,12 +37,12 @@ function setup(kind: BackendKind) {
   return { h, engine };
 }
 
-/** Runs fn, asserts it throws a HippoError with this code, and returns the error. */
-function throwsCode(fn: () => unknown, code: string): HippoError {
+/** Runs fn, asserts it throws a TapedeckError with this code, and returns the error. */
+function throwsCode(fn: () => unknown, code: string): TapedeckError {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof HippoError, String(e));
+    assert.ok(e instanceof TapedeckError, String(e));
     assert.equal(e.code, code, e.message);
     return e;
   }
@@ -84,7 +84,7 @@ for (const b of BACKENDS) {
       });
       const shown = engine.transcripts.show({ thread: 'chat-42' });
       assert.equal(shown.thread.agent, 'antigravity');
-      assert.equal(shown.thread.source, 'hippo://thread/chat-42');
+      assert.equal(shown.thread.source, 'tapedeck://thread/chat-42');
       assert.equal(shown.thread.title, 'Checkout flake');
       assert.equal(shown.thread.project, '/home/dev/shop');
       assert.equal(shown.thread.stepCount, 2);
@@ -97,7 +97,7 @@ for (const b of BACKENDS) {
       );
       const hit = engine.transcripts.search('payment SDK pinned').hits[0];
       assert.equal(hit?.thread, 'chat-42');
-      assert.deepEqual(hit?.source, { path: 'hippo://thread/chat-42', line: 2 });
+      assert.deepEqual(hit?.source, { path: 'tapedeck://thread/chat-42', line: 2 });
       assert.ok(engine.transcripts.threads({ agent: 'antigravity' }).some((t) => t.id === 'chat-42'));
     });
 
@@ -478,7 +478,7 @@ for (const b of BACKENDS) {
       assert.equal(shown.thread.title, 'Second');
       assert.equal(shown.thread.stepCount, two.total_messages);
       const detail = engine.savedThreads.get(two.id);
-      assert.equal(detail.source_app, 'hippo-handoff');
+      assert.equal(detail.source_app, 'tapedeck-handoff');
       assert.deepEqual(detail.metadata?.handoff_of, `claude-code:${SID}`);
       assert.deepEqual(engine.stores.saved.idsWithPrefix(`handoff:claude-code:${SID}:`), [one.id, two.id]);
       assert.deepEqual(engine.stores.saved.idsWithPrefix('handoff:claude-code:3c3c%'), []);
@@ -551,7 +551,7 @@ for (const b of BACKENDS) {
     async function race(h: TempHome, thread: string, batches: unknown[][], expected?: number) {
       const startAt = Date.now() + 2_500;
       const runs = batches.map((batch, i) => {
-        const file = join(h.hippoHome, '..', `batch-${Date.now()}-${i}.json`);
+        const file = join(h.tapedeckHome, '..', `batch-${Date.now()}-${i}.json`);
         writeFileSync(file, JSON.stringify(batch));
         const args = ['--import', 'tsx', CHILD, thread, file, String(startAt)];
         if (expected !== undefined) args.push(String(expected));
@@ -655,7 +655,7 @@ function script(kind: BackendKind): unknown[] {
       try {
         out.push(fn());
       } catch (e) {
-        out.push(e instanceof HippoError ? { error: e.code, details: e.details } : String(e));
+        out.push(e instanceof TapedeckError ? { error: e.code, details: e.details } : String(e));
       }
     };
     step(() => svc.import({ id: 'b', source: 'cursor', metadata: { k: 'ü' }, messages: msgs('x', 'y') }));

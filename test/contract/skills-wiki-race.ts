@@ -17,7 +17,7 @@ export interface RaceResult {
   ok: boolean;
   /** What the service returned (ok) … */
   result?: Record<string, unknown>;
-  /** … or the HippoError it threw. */
+  /** … or the TapedeckError it threw. */
   code?: string;
   message?: string;
 }
@@ -69,7 +69,7 @@ export async function raceWriters(
 ): Promise<{ results: RaceResult[]; stores: Stores }> {
   const s = openTestStores(kind);
   t.after(s.cleanup);
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-race-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-race-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const script = join(dir, 'child.ts');
   writeFileSync(script, CHILD);

@@ -43,7 +43,7 @@ const codeOf = (fn: () => unknown): string => {
 };
 
 function tempDir(t: TestContext): string {
-  const d = mkdtempSync(join(tmpdir(), 'hippo-skills-contract-'));
+  const d = mkdtempSync(join(tmpdir(), 'tapedeck-skills-contract-'));
   t.after(() => rmSync(d, { recursive: true, force: true }));
   return d;
 }
@@ -168,12 +168,15 @@ for (const b of BACKENDS) {
     skills.add({ ...skill('migrate-db', 'Use when adding a database migration', 'Steps'), stage: 'draft' });
     assert.equal(
       codeOf(() =>
-        skills.addEvidence('migrate-db', [`hippo://thread/${THREAD}#1`, 'hippo://thread/claude-code:nope#0']),
+        skills.addEvidence('migrate-db', [
+          `tapedeck://thread/${THREAD}#1`,
+          'tapedeck://thread/claude-code:nope#0',
+        ]),
       ),
       'NOT_FOUND',
     );
     assert.equal(
-      codeOf(() => skills.addEvidence('migrate-db', [`hippo://thread/${THREAD}#99`])),
+      codeOf(() => skills.addEvidence('migrate-db', [`tapedeck://thread/${THREAD}#99`])),
       'NOT_FOUND',
     );
     assert.equal(
@@ -181,26 +184,26 @@ for (const b of BACKENDS) {
       'INVALID_INPUT',
     );
     assert.equal(skills.show('migrate-db').evidence.length, 0, 'nothing kept from a failed call');
-    const r = skills.addEvidence('migrate-db', [`hippo://thread/${THREAD}#1`, 'hippo://memory/m-123'], {
+    const r = skills.addEvidence('migrate-db', [`tapedeck://thread/${THREAD}#1`, 'tapedeck://memory/m-123'], {
       note: 'it worked here',
     });
-    assert.deepEqual(r.added, [`hippo://thread/${THREAD}#1`, 'hippo://memory/m-123']);
+    assert.deepEqual(r.added, [`tapedeck://thread/${THREAD}#1`, 'tapedeck://memory/m-123']);
     assert.equal(r.badge, 'Draft', 'a draft with evidence is still Draft');
-    assert.deepEqual(skills.addEvidence('migrate-db', ['hippo://memory/m-123']).already, [
-      'hippo://memory/m-123',
+    assert.deepEqual(skills.addEvidence('migrate-db', ['tapedeck://memory/m-123']).already, [
+      'tapedeck://memory/m-123',
     ]);
     assert.equal(skills.setStage('migrate-db', 'active').badge, 'Checked', 'active + evidence');
     assert.deepEqual(
       skills.show('migrate-db').evidence.map((e) => [e.uri, e.note]),
       [
-        [`hippo://thread/${THREAD}#1`, 'it worked here'],
-        ['hippo://memory/m-123', 'it worked here'],
+        [`tapedeck://thread/${THREAD}#1`, 'it worked here'],
+        ['tapedeck://memory/m-123', 'it worked here'],
       ],
       'in the order they were linked',
     );
     assert.equal(
-      skills.removeEvidence('migrate-db', [`hippo://thread/${THREAD}#1`, 'hippo://memory/m-123']).removed
-        .length,
+      skills.removeEvidence('migrate-db', [`tapedeck://thread/${THREAD}#1`, 'tapedeck://memory/m-123'])
+        .removed.length,
       2,
     );
     assert.equal(skills.show('migrate-db').badge, 'Draft');
@@ -497,7 +500,7 @@ test('one scripted sequence gives the same answers on every backend', (t) => {
     step('check', () => skills.recordCheck('deploy', 'smoke', 'passed', { check: 'site answers' }));
     step('outcome', () => skills.recordOutcome('deploy', 'completed'));
     step('evidence', () =>
-      skills.addEvidence('hotfix', ['hippo://memory/m-1', `hippo://thread/${THREAD}#0`]),
+      skills.addEvidence('hotfix', ['tapedeck://memory/m-1', `tapedeck://thread/${THREAD}#0`]),
     );
     step('propose', () => {
       const p = skills.propose({ name: 'release-notes', body: 'List merged PRs, grouped.', note: 'group' });

@@ -21,7 +21,7 @@ import { openPostgresStores } from '../../src/storage/postgres/stores.js';
 import { createPgTranscriptStore } from '../../src/storage/postgres/transcript-store.js';
 import { openSqliteStores } from '../../src/storage/sqlite/stores.js';
 import { BACKENDS, backendHome, freshSchema, openTestStores, POSTGRES } from '../support/backends.js';
-import { hippo } from '../support/cli.js';
+import { tapedeck } from '../support/cli.js';
 import { claudeLine, claudePath, type TempHome } from '../support/home.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'home');
@@ -233,7 +233,7 @@ function script(store: TranscriptStore) {
         step(1, 'Because src/payments/webhook.ts throws ERR_SOCKET_TIMEOUT on retry.'),
         true,
       ),
-      w.upsertStep('claude-code:a', step(2, 'naïve 日本語のテキスト and emoji 🦛 hippo')),
+      w.upsertStep('claude-code:a', step(2, 'naïve 日本語のテキスト and emoji 🦛 tapedeck')),
       w.upsertStep('claude-code:a', step(3, `long ${'word '.repeat(1500)}needle at the end`)),
     ];
     // Same content again in the same transaction: unchanged; changed content: updated.
@@ -243,7 +243,7 @@ function script(store: TranscriptStore) {
         step(1, 'Because src/payments/webhook.ts throws ERR_SOCKET_TIMEOUT on retry.'),
       ),
     );
-    r.push(w.upsertStep('claude-code:a', step(2, 'naïve 日本語のテキスト and emoji 🦛 hippo, edited')));
+    r.push(w.upsertStep('claude-code:a', step(2, 'naïve 日本語のテキスト and emoji 🦛 tapedeck, edited')));
     w.refreshThreadCounts('claude-code:a');
     w.upsertThread(thread('b', { project: '/home/dev/a_bxc', updatedAt: '2026-03-09T00:00:00Z' }));
     r.push(w.upsertStep('claude-code:b', step(0, 'plain prompt about the 100% discount_rate')));
@@ -286,7 +286,7 @@ function script(store: TranscriptStore) {
     stemmed: hitsOf(store, 'crashes'),
     prefix: hitsOf(store, 'crash*'),
     phrase: hitsOf(store, '"payments webhook"'),
-    excluded: hitsOf(store, 'hippo -emoji'),
+    excluded: hitsOf(store, 'tapedeck -emoji'),
     longTail: hitsOf(store, 'needle'),
     syntax: hitsOf(store, `'&|!():*<-> \\"`),
     percent: hitsOf(store, '100%'),
@@ -295,8 +295,8 @@ function script(store: TranscriptStore) {
     project: hitsOf(store, 'café OR discount', { project: '/home/dev/a_b%c' }),
     projectBelow: hitsOf(store, 'café OR discount', { project: '/home/dev/' }),
     thread: hitsOf(store, 'café OR discount', { thread: 'claude-code:b' }),
-    since: hitsOf(store, 'café OR webhook OR hippo', { since: '2026-03-02T00:00:00.000Z' }),
-    until: hitsOf(store, 'café OR webhook OR hippo', { until: '2026-03-02T10:00:00.000Z' }),
+    since: hitsOf(store, 'café OR webhook OR tapedeck', { since: '2026-03-02T00:00:00.000Z' }),
+    until: hitsOf(store, 'café OR webhook OR tapedeck', { until: '2026-03-02T10:00:00.000Z' }),
     dfs: store.candidates(parseQuery('café webhook.ts zzz'), {}, 10).dfs,
   };
   out.listed = {
@@ -591,7 +591,7 @@ for (const b of BACKENDS) {
 // The CLI (runs dist/: `npm run build` first).
 
 for (const b of BACKENDS) {
-  test(`hippo index, search, show, threads and stats (${b.name})`, { skip: b.skip }, (t) => {
+  test(`tapedeck index, search, show, threads and stats (${b.name})`, { skip: b.skip }, (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     h.write(
@@ -612,29 +612,32 @@ for (const b of BACKENDS) {
         ),
       ].join('\n')}\n`,
     );
-    const index = hippo(['index', '--json'], h.env);
+    const index = tapedeck(['index', '--json'], h.env);
     assert.equal(index.status, 0, index.stderr);
     assert.deepEqual([index.json().files.new, index.json().steps.written], [1, 3]);
-    const search = hippo(['search', 'why did we drop the redis cache?', '--json'], h.env);
+    const search = tapedeck(['search', 'why did we drop the redis cache?', '--json'], h.env);
     assert.equal(search.status, 0, search.stderr);
     const hit = search.json().hits[0];
     assert.deepEqual([hit.thread, hit.step, hit.source.line], [`claude-code:${S1}`, 1, 2]);
     assert.match(hit.snippet, /«Redis» «cache»/);
-    assert.equal(hippo(['search', 'ERR_SOCKET_TIMEOUT', '--json'], h.env).json().hits[0]?.step, 2);
-    const win = hippo(['show', `claude-code:${S1}`, '--step', '1', '--window', '1', '--json'], h.env).json();
+    assert.equal(tapedeck(['search', 'ERR_SOCKET_TIMEOUT', '--json'], h.env).json().hits[0]?.step, 2);
+    const win = tapedeck(
+      ['show', `claude-code:${S1}`, '--step', '1', '--window', '1', '--json'],
+      h.env,
+    ).json();
     assert.deepEqual(
       win.steps.map((s: { step: number }) => s.step),
       [0, 1, 2],
     );
-    const threads = hippo(['threads', '--json'], h.env).json().threads;
+    const threads = tapedeck(['threads', '--json'], h.env).json().threads;
     assert.deepEqual(
       threads.map((x: { id: string; stepCount: number }) => [x.id, x.stepCount]),
       [[`claude-code:${S1}`, 3]],
     );
-    const stats = hippo(['stats', '--json'], h.env);
+    const stats = tapedeck(['stats', '--json'], h.env);
     assert.equal(stats.status, 0, stats.stderr);
     assert.equal(stats.json().perAgent['claude-code'].steps, 3);
-    const doctor = hippo(['doctor', '--json'], h.env);
+    const doctor = tapedeck(['doctor', '--json'], h.env);
     assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
   });
 }

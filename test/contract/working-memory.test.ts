@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Engine } from '../../src/app/engine.js';
-import { isHippoError } from '../../src/core/errors.js';
+import { isTapedeckError } from '../../src/core/errors.js';
 import type { BackendKind } from '../../src/ports/stores.js';
 import { createSpaceService } from '../../src/services/spaces.js';
 import {
@@ -30,7 +30,7 @@ interface World {
 /** A home on `kind` and a working-memory service over its store whose clock the test moves. */
 function world(kind: BackendKind, config?: Record<string, unknown>, now = Date.now()): World {
   const h = backendHome(kind);
-  if (config) h.write('../hippo/config.json', JSON.stringify(config));
+  if (config) h.write('../tapedeck/config.json', JSON.stringify(config));
   const engine = h.engine();
   const clock = { now };
   const wm = createWorkingMemoryService({
@@ -59,7 +59,7 @@ const section = (md: string, heading: string) => {
   return m ? m[1] : null;
 };
 const invalid = (fn: () => unknown, re: RegExp) =>
-  assert.throws(fn, (e) => isHippoError(e) && e.code === 'INVALID_INPUT' && re.test(e.message));
+  assert.throws(fn, (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && re.test(e.message));
 
 for (const b of BACKENDS) {
   const opts = { skip: b.skip };
@@ -95,14 +95,14 @@ for (const b of BACKENDS) {
       const focus = section(br.markdown, 'Focus')!;
       assert.match(
         focus,
-        /acme-shop: 2 sessions, 1 memory; last active \d{4}-\d{2}-\d{2} <hippo:\/\/thread\/claude-code:shop-2>/,
+        /acme-shop: 2 sessions, 1 memory; last active \d{4}-\d{2}-\d{2} <tapedeck:\/\/thread\/claude-code:shop-2>/,
       );
       assert.match(focus, /blog: 1 session; last active/);
       const decisions = br.sections[1]!.items;
       assert.equal(decisions[0]!.link, dec.link, 'decision memories come first');
       assert.ok(
         decisions.some(
-          (d) => d.link === 'hippo://thread/claude-code:shop-1#1' && /integer cents/.test(d.text),
+          (d) => d.link === 'tapedeck://thread/claude-code:shop-1#1' && /integer cents/.test(d.text),
         ),
       );
       const loops = br.sections[2]!.items.map((i) => [i.text, i.link]);
@@ -113,15 +113,15 @@ for (const b of BACKENDS) {
         loops.some(
           ([text, link]) =>
             /^Unfinished request: Add a test for the VAT edge case/.test(text!) &&
-            link === 'hippo://thread/claude-code:shop-2#0',
+            link === 'tapedeck://thread/claude-code:shop-2#0',
         ),
       );
       assert.deepEqual(
         br.sections[3]!.items.map((s) => s.link),
         [
-          'hippo://thread/claude-code:shop-2',
-          'hippo://thread/claude-code:blog-1',
-          'hippo://thread/claude-code:shop-1',
+          'tapedeck://thread/claude-code:shop-2',
+          'tapedeck://thread/claude-code:blog-1',
+          'tapedeck://thread/claude-code:shop-1',
         ],
       );
       // Stored: the next read serves it as is.
@@ -204,13 +204,13 @@ for (const b of BACKENDS) {
     w.wm.read();
     const r = w.wm.edit({
       section: 'Open loops',
-      text: '- Call Ana about the invoice <hippo://memory/x>\n- Renew the TLS cert',
+      text: '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
     });
     assert.deepEqual(r.changed, ['open-loops']);
     assert.deepEqual(
       w.wm.edit({
         section: 'open-loops',
-        text: '- Call Ana about the invoice <hippo://memory/x>\n- Renew the TLS cert',
+        text: '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
       }).changed,
       [],
       'the same edit again changes nothing',
@@ -222,7 +222,7 @@ for (const b of BACKENDS) {
     assert.match(section(after.markdown, 'Recent decisions')!, /Adopt Vitest/);
     assert.equal(
       section(after.markdown, 'Open loops'),
-      '- Call Ana about the invoice <hippo://memory/x>\n- Renew the TLS cert',
+      '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
     );
     assert.doesNotMatch(after.markdown, /Write the release notes/);
     // The generated items are still stored under the edit.

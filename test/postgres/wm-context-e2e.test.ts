@@ -3,6 +3,6 @@ import { test } from 'node:test';
 import { PG_URL } from '../support/pg.js';
 
 if (PG_URL) {
-  process.env.HIPPO_TEST_BACKEND = 'postgres';
+  process.env.TAPEDECK_TEST_BACKEND = 'postgres';
   await import('../wm-context-e2e.test.js');
-} else test('wm-context-e2e on PostgreSQL', { skip: 'HIPPO_TEST_DATABASE_URL is not set' }, () => {});
+} else test('wm-context-e2e on PostgreSQL', { skip: 'TAPEDECK_TEST_DATABASE_URL is not set' }, () => {});

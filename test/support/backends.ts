@@ -1,7 +1,7 @@
 /**
  * Test support: the backends a contract test runs on. SQLite always; PostgreSQL when
- * HIPPO_TEST_DATABASE_URL names a server (`.ci/run` starts one and sets it, with
- * HIPPO_REQUIRE_POSTGRES=1 so a missing server fails instead of skipping). Each PostgreSQL store
+ * TAPEDECK_TEST_DATABASE_URL names a server (`.ci/run` starts one and sets it, with
+ * TAPEDECK_REQUIRE_POSTGRES=1 so a missing server fails instead of skipping). Each PostgreSQL store
  * gets a fresh schema, dropped at cleanup.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ export const BACKENDS: readonly BackendCase[] = [
   { name: 'sqlite', skip: false },
   {
     name: 'postgres',
-    skip: PG_URL ? false : 'HIPPO_TEST_DATABASE_URL is not set (CI sets it; see CONTRIBUTING.md)',
+    skip: PG_URL ? false : 'TAPEDECK_TEST_DATABASE_URL is not set (CI sets it; see CONTRIBUTING.md)',
   },
 ];
 
@@ -45,8 +45,8 @@ export function openTestStores(backend: BackendKind): { stores: Stores; url?: st
       },
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-stores-'));
-  const stores = openSqliteStores(join(dir, 'hippo.db'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-stores-'));
+  const stores = openSqliteStores(join(dir, 'tapedeck.db'));
   return {
     stores,
     cleanup() {
@@ -56,11 +56,11 @@ export function openTestStores(backend: BackendKind): { stores: Stores; url?: st
   };
 }
 
-/** A temporary home (see home.ts) whose engine and CLI use `backend` (HIPPO_DATABASE_URL for PostgreSQL). */
+/** A temporary home (see home.ts) whose engine and CLI use `backend` (TAPEDECK_DATABASE_URL for PostgreSQL). */
 export function backendHome(backend: BackendKind, extraEnv: Record<string, string> = {}): TempHome {
-  if (backend === 'sqlite') return tempHome({ HIPPO_DATABASE_URL: '', ...extraEnv });
+  if (backend === 'sqlite') return tempHome({ TAPEDECK_DATABASE_URL: '', ...extraEnv });
   const s = freshSchema();
-  const h = tempHome({ HIPPO_DATABASE_URL: s.url, ...extraEnv });
+  const h = tempHome({ TAPEDECK_DATABASE_URL: s.url, ...extraEnv });
   return {
     ...h,
     cleanup() {

@@ -2,7 +2,7 @@
 import { type SpawnSyncOptions, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'hippo.js');
+export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'tapedeck.js');
 
 export interface CliResult {
   status: number | null;
@@ -11,7 +11,7 @@ export interface CliResult {
   json: () => any;
 }
 
-export function hippo(
+export function tapedeck(
   args: string[],
   env: Record<string, string>,
   options: SpawnSyncOptions = {},

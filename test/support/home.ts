@@ -7,16 +7,16 @@ import { createEngine, type Engine } from '../../src/app/engine.js';
 import { freshSchema } from './pg.js';
 
 /**
- * HIPPO_TEST_BACKEND=postgres puts every temporary home's store in a fresh PostgreSQL schema, so
+ * TAPEDECK_TEST_BACKEND=postgres puts every temporary home's store in a fresh PostgreSQL schema, so
  * a whole suite re-runs on the team backend (test/postgres/*.test.ts set it, then import a suite).
  */
-export const TEST_BACKEND = process.env.HIPPO_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_BACKEND = process.env.TAPEDECK_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TempHome {
   /** The fake $HOME agents write under. */
   home: string;
-  /** HIPPO_HOME for this test. */
-  hippoHome: string;
+  /** TAPEDECK_HOME for this test. */
+  tapedeckHome: string;
   env: Record<string, string>;
   engine(): Engine;
   write(rel: string, text: string): string;
@@ -24,21 +24,22 @@ export interface TempHome {
 }
 
 export function tempHome(extraEnv: Record<string, string> = {}): TempHome {
-  const root = mkdtempSync(join(tmpdir(), 'hippo-test-'));
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck-test-'));
   const home = join(root, 'home');
-  const hippoHome = join(root, 'hippo');
+  const tapedeckHome = join(root, 'tapedeck');
   mkdirSync(home, { recursive: true });
-  const pg = TEST_BACKEND === 'postgres' && !('HIPPO_DATABASE_URL' in extraEnv) ? freshSchema() : undefined;
+  const pg =
+    TEST_BACKEND === 'postgres' && !('TAPEDECK_DATABASE_URL' in extraEnv) ? freshSchema() : undefined;
   const env: Record<string, string> = {
     HOME: home,
-    HIPPO_HOME: hippoHome,
+    TAPEDECK_HOME: tapedeckHome,
     PATH: process.env.PATH ?? '',
-    ...(pg ? { HIPPO_DATABASE_URL: pg.url } : {}),
+    ...(pg ? { TAPEDECK_DATABASE_URL: pg.url } : {}),
     ...extraEnv,
   };
   return {
     home,
-    hippoHome,
+    tapedeckHome,
     env,
     engine: () => createEngine(loadConfig({}, env)),
     write(rel, text) {

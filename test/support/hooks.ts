@@ -1,7 +1,7 @@
 /**
  * Test support for hooks: a temporary user whose home path has spaces and non-ASCII letters, each
  * agent's recorded session placed where the agent writes it, the recorded host payloads
- * (test/fixtures/hooks/<agent>/<event>.json) pointed at that home, and `hippo hook` run as the
+ * (test/fixtures/hooks/<agent>/<event>.json) pointed at that home, and `tapedeck hook` run as the
  * host runs it: a child process with the payload on stdin.
  */
 import { spawn } from 'node:child_process';
@@ -49,7 +49,7 @@ export const SESSIONS: Record<Agent, { id: string; from: string; to: string; wor
 export interface HookWorld {
   root: string;
   home: string;
-  hippoHome: string;
+  tapedeckHome: string;
   project: string;
   env: Record<string, string>;
   /** Copy an agent's recorded session into the home; returns its path. */
@@ -68,21 +68,21 @@ function relocate(v: unknown, home: string): unknown {
 }
 
 export function hookWorld(extraEnv: Record<string, string> = {}): HookWorld {
-  const root = mkdtempSync(join(tmpdir(), 'hippo hooks é-'));
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck hooks é-'));
   const home = join(root, 'Jürgen Ölçü home');
-  const hippoHome = join(root, 'hippo data ü');
+  const tapedeckHome = join(root, 'tapedeck data ü');
   const project = join(home, 'acme-shop');
   mkdirSync(project, { recursive: true });
   const env: Record<string, string> = {
     HOME: home,
-    HIPPO_HOME: hippoHome,
+    TAPEDECK_HOME: tapedeckHome,
     PATH: process.env.PATH ?? '',
     ...extraEnv,
   };
   return {
     root,
     home,
-    hippoHome,
+    tapedeckHome,
     project,
     env,
     place(agent) {
@@ -97,7 +97,7 @@ export function hookWorld(extraEnv: Record<string, string> = {}): HookWorld {
       return relocate(p, home) as Record<string, unknown>;
     },
     async cleanup() {
-      await waitIdle(hippoHome);
+      await waitIdle(tapedeckHome);
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -112,7 +112,7 @@ export interface HookRun {
   json: () => any;
 }
 
-/** Run `hippo hook <agent> <event>` with `input` on stdin (a string as is, an object as JSON). */
+/** Run `tapedeck hook <agent> <event>` with `input` on stdin (a string as is, an object as JSON). */
 export function runHook(
   agent: string,
   event: string,
@@ -143,8 +143,8 @@ export function runHook(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait until no queue worker runs and nothing due is queued (detached workers finish). */
-export async function waitIdle(hippoHome: string, timeoutMs = 30_000): Promise<void> {
-  const queue = join(hippoHome, 'queue');
+export async function waitIdle(tapedeckHome: string, timeoutMs = 30_000): Promise<void> {
+  const queue = join(tapedeckHome, 'queue');
   const t = Date.now();
   await sleep(50);
   while (Date.now() - t < timeoutMs) {
@@ -165,29 +165,29 @@ export async function waitIdle(hippoHome: string, timeoutMs = 30_000): Promise<v
 
 /** The worker's record of saved sessions. */
 export function savedSessions(
-  hippoHome: string,
+  tapedeckHome: string,
 ): Record<string, { target: string; how: string; messages?: number }> {
   try {
-    return JSON.parse(readFileSync(join(hippoHome, 'hooks', 'state.json'), 'utf8')).sessions ?? {};
+    return JSON.parse(readFileSync(join(tapedeckHome, 'hooks', 'state.json'), 'utf8')).sessions ?? {};
   } catch {
     return {};
   }
 }
 
 /** Wait until the session is recorded as saved. */
-export async function waitSaved(hippoHome: string, thread: string, timeoutMs = 30_000) {
+export async function waitSaved(tapedeckHome: string, thread: string, timeoutMs = 30_000) {
   const t = Date.now();
   while (Date.now() - t < timeoutMs) {
-    const s = savedSessions(hippoHome)[thread];
+    const s = savedSessions(tapedeckHome)[thread];
     if (s) return s;
     await sleep(50);
   }
-  throw new Error(`${thread} was not saved within ${timeoutMs} ms; hooks.log:\n${readLog(hippoHome)}`);
+  throw new Error(`${thread} was not saved within ${timeoutMs} ms; hooks.log:\n${readLog(tapedeckHome)}`);
 }
 
-export const readLog = (hippoHome: string) => {
+export const readLog = (tapedeckHome: string) => {
   try {
-    return readFileSync(join(hippoHome, 'hooks.log'), 'utf8');
+    return readFileSync(join(tapedeckHome, 'hooks.log'), 'utf8');
   } catch {
     return '(no hooks.log)';
   }

@@ -104,9 +104,13 @@ export function populate(e: Engine): Fixture {
 
   e.skills.add({ content: SKILL_V1 });
   e.skills.update('deploy-app', { content: SKILL_V2, note: 'safer steps' });
-  e.skills.addEvidence('deploy-app', [`hippo://memory/${memory}`, `hippo://thread/${saved.thread_id}#1`], {
-    note: 'why',
-  });
+  e.skills.addEvidence(
+    'deploy-app',
+    [`tapedeck://memory/${memory}`, `tapedeck://thread/${saved.thread_id}#1`],
+    {
+      note: 'why',
+    },
+  );
   e.skills.defineTest('deploy-app', 'smoke', 'the site answers 200 after deploy');
   e.skills.recordCheck('deploy-app', 'smoke', 'failed', { note: 'first try' });
   e.skills.recordCheck('deploy-app', 'smoke', 'passed');
@@ -138,7 +142,7 @@ export function populate(e: Engine): Fixture {
 
   e.workingMemory.edit({
     section: 'open-loops',
-    text: '- migrate the invoices table <hippo://thread/chat-42#2>',
+    text: '- migrate the invoices table <tapedeck://thread/chat-42#2>',
   });
 
   return {

@@ -28,8 +28,8 @@ export function memoryLab(
   settings: SpaceSettings = {},
   threads: Pick<TranscriptStore, 'getThread' | 'getSteps'> = NO_THREADS,
 ): MemoryLab {
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-mem-'));
-  const db = openDatabase(join(dir, 'hippo.db'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-mem-'));
+  const db = openDatabase(join(dir, 'tapedeck.db'));
   const clock = { now: Date.parse('2026-06-01T12:00:00.000Z') };
   const now = () => clock.now;
   const spaces = createSpaceService(settings);

@@ -1,4 +1,4 @@
-/** Test support: `hippo serve` as a real child process on a free loopback port. */
+/** Test support: `tapedeck serve` as a real child process on a free loopback port. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { BIN } from './cli.js';
 
@@ -13,7 +13,7 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Start `hippo serve --port 0 …args` (e.g. `['--workers', '2']`); resolve once it logs that it listens. */
+/** Start `tapedeck serve --port 0 …args` (e.g. `['--workers', '2']`); resolve once it logs that it listens. */
 export function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
@@ -26,7 +26,7 @@ export function startServe(env: Record<string, string>, args: string[] = []): Pr
     child.stdout!.on('data', (d) => {
       out += String(d);
     });
-    const timer = setTimeout(() => reject(new Error(`hippo serve did not start: ${err}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`tapedeck serve did not start: ${err}`)), 30_000);
     child.stderr!.on('data', (d) => {
       err += String(d);
       const m = /listening on (http:\/\/[^\s]+)/.exec(err);
@@ -50,7 +50,7 @@ export function startServe(env: Record<string, string>, args: string[] = []): Pr
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`hippo serve exited with ${code}: ${err}`));
+      reject(new Error(`tapedeck serve exited with ${code}: ${err}`));
     });
   });
 }

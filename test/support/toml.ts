@@ -2,7 +2,7 @@
  * A small strict TOML reader for tests: tables, arrays of tables, dotted keys, basic and literal
  * strings (single and multi-line), numbers, booleans, dates as strings, arrays and inline tables,
  * comments. It throws on anything malformed and on a table or key defined twice, which is what a
- * test of Hippo's TOML editor needs to know: the file it wrote is valid, and means what it should.
+ * test of Tapedeck's TOML editor needs to know: the file it wrote is valid, and means what it should.
  */
 type Table = Record<string, unknown>;
 

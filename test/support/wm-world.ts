@@ -94,7 +94,7 @@ export interface WmWorld {
 
 export function wmWorld(env: Record<string, string> = {}, config?: Record<string, unknown>): WmWorld {
   const h = tempHome(env);
-  if (config) h.write('../hippo/config.json', JSON.stringify(config));
+  if (config) h.write('../tapedeck/config.json', JSON.stringify(config));
   const engine = createEngine(loadConfig({}, h.env));
   const db = openDatabase(engine.config.dbPath);
   const clock = { now: Date.now() };

@@ -1,12 +1,12 @@
 /**
- * Client mode: an Engine whose services live on a Hippo server (`HIPPO_API_URL`, `--api-url`).
+ * Client mode: an Engine whose services live on a Tapedeck server (`TAPEDECK_API_URL`, `--api-url`).
  * Every service method call becomes `POST /v1/rpc`, run by the server on this caller's view (its
  * key's scope and spaces), so the CLI and the MCP stdio server keep their commands and output.
  * What only makes sense next to the store (export/import, raw store access) is refused clearly.
  */
-import { ERROR_CODES, type ErrorCode, HippoError } from '../../core/errors.js';
+import { ERROR_CODES, type ErrorCode, TapedeckError } from '../../core/errors.js';
 import { ADAPTERS } from '../../sources/registry.js';
-import type { HippoConfig } from '../config.js';
+import type { TapedeckConfig } from '../config.js';
 import type { Engine } from '../engine.js';
 import { createSyncHttp, TransportError } from './sync-http.js';
 
@@ -25,7 +25,7 @@ const REMOTE_SERVICES = [
   'spaces',
 ] as const;
 
-export function createRemoteEngine(config: HippoConfig): Engine {
+export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');
   const http = createSyncHttp();
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -41,7 +41,7 @@ export function createRemoteEngine(config: HippoConfig): Engine {
       reply = http.request('POST', `${base}/v1/rpc`, headers, body);
     } catch (e) {
       const why = e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message;
-      throw new HippoError('STORAGE_UNAVAILABLE', `The Hippo server ${base} is not answering: ${why}`);
+      throw new TapedeckError('STORAGE_UNAVAILABLE', `The Tapedeck server ${base} is not answering: ${why}`);
     }
     let parsed: {
       result?: unknown;
@@ -50,9 +50,9 @@ export function createRemoteEngine(config: HippoConfig): Engine {
     try {
       parsed = JSON.parse(reply.body);
     } catch {
-      throw new HippoError(
+      throw new TapedeckError(
         'STORAGE_UNAVAILABLE',
-        `The Hippo server ${base} answered ${reply.status} with something that is not JSON; is HIPPO_API_URL a Hippo server?`,
+        `The Tapedeck server ${base} answered ${reply.status} with something that is not JSON; is TAPEDECK_API_URL a Tapedeck server?`,
       );
     }
     if (reply.status >= 200 && reply.status < 300) return parsed.result ?? undefined;
@@ -60,9 +60,9 @@ export function createRemoteEngine(config: HippoConfig): Engine {
     const code = (ERROR_CODES as readonly string[]).includes(err.code ?? '')
       ? (err.code as ErrorCode)
       : 'STORAGE_UNAVAILABLE';
-    throw new HippoError(
+    throw new TapedeckError(
       code,
-      err.message ?? `The Hippo server ${base} answered ${reply.status}`,
+      err.message ?? `The Tapedeck server ${base} answered ${reply.status}`,
       err.details,
     );
   };
@@ -83,9 +83,9 @@ export function createRemoteEngine(config: HippoConfig): Engine {
       {
         get: (_t, p) => {
           if (typeof p === 'symbol' || p === 'then') return undefined;
-          throw new HippoError(
+          throw new TapedeckError(
             'UNSUPPORTED',
-            `${what} runs next to the store, not in client mode (HIPPO_API_URL=${base}); run it on the server, or unset HIPPO_API_URL`,
+            `${what} runs next to the store, not in client mode (TAPEDECK_API_URL=${base}); run it on the server, or unset TAPEDECK_API_URL`,
           );
         },
       },

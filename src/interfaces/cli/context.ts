@@ -14,8 +14,8 @@ export interface GlobalFlags {
 }
 
 /**
- * The engine for a command: the Hippo server in client mode (--api-url / HIPPO_API_URL), else
- * the local store; `local` keeps it local whatever is configured (`hippo serve`).
+ * The engine for a command: the Tapedeck server in client mode (--api-url / TAPEDECK_API_URL), else
+ * the local store; `local` keeps it local whatever is configured (`tapedeck serve`).
  */
 export function openEngine(flags: GlobalFlags, options?: EngineOptions & { local?: boolean }): Engine {
   return connectEngine(

@@ -19,7 +19,7 @@ export function formatSearch(r: SearchResult): string {
       `${i + 1}. ${bold(h.title ?? h.thread)}`,
       `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
       `   ${marked}`,
-      `   ${dim(`hippo show ${h.thread} --step ${h.step}   ${tildify(h.source.path)}:${h.source.line}`)}`,
+      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}   ${tildify(h.source.path)}:${h.source.line}`)}`,
       '',
     );
   });
@@ -50,7 +50,7 @@ export function formatSteps(thread: ThreadRecord, steps: StepRecord[], focus?: n
 }
 
 export function formatThreads(threads: ThreadRecord[]): string {
-  if (threads.length === 0) return 'No threads indexed yet. Run `hippo index`.';
+  if (threads.length === 0) return 'No threads indexed yet. Run `tapedeck index`.';
   return threads
     .map(
       (t) =>
@@ -70,7 +70,7 @@ export function formatIndexSummary(s: IndexSummary): string {
         `  ${agent.padEnd(12)} ${a.seen} files, ${a.steps} steps written${a.issues ? `, ${a.issues} issues` : ''}`,
       );
   }
-  if (s.issues) lines.push(`${s.issues} parse issue(s) recorded; see \`hippo doctor\`.`);
+  if (s.issues) lines.push(`${s.issues} parse issue(s) recorded; see \`tapedeck doctor\`.`);
   for (const k of s.skipped.slice(0, 10)) lines.push(`  skipped ${tildify(k.path)}: ${k.reason}`);
   if (s.skipped.length > 10) lines.push(`  … and ${s.skipped.length - 10} more skipped`);
   return lines.join('\n');

@@ -1,6 +1,6 @@
 /**
- * `hippo` command line. Commands are declared here as data; each action loads its module lazily
- * so `hippo --help` and light commands start fast.
+ * `tapedeck` command line. Commands are declared here as data; each action loads its module lazily
+ * so `tapedeck --help` and light commands start fast.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
@@ -10,20 +10,23 @@ import { registerKnowledgeCommands } from './knowledge.js';
 import { fail } from './output.js';
 
 export function buildProgram(): Command {
-  const program = new Command('hippo')
+  const program = new Command('tapedeck')
     .description(
       'Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.',
     )
-    .option('--home <dir>', 'Hippo data directory (default $HIPPO_HOME or ~/.hippo)')
+    .option('--home <dir>', 'Tapedeck data directory (default $TAPEDECK_HOME or ~/.tapedeck)')
     .option(
       '--db <file|url>',
-      'SQLite file, or a postgres:// URL (default $HIPPO_DATABASE_URL, $HIPPO_DB, <home>/hippo.db)',
+      'SQLite file, or a postgres:// URL (default $TAPEDECK_DATABASE_URL, $TAPEDECK_DB, <home>/tapedeck.db)',
     )
-    .option('--api-url <url>', 'client mode: send every call to this Hippo server (default $HIPPO_API_URL)')
-    .option('--api-key <key>', 'API key for --api-url (default $HIPPO_API_KEY; prefer the variable)')
-    .option('--local', 'use the local store even when a server is configured (HIPPO_API_URL)')
-    .showHelpAfterError('(run `hippo <command> --help` for usage)')
-    .addHelpText('after', '\n`hippo --version` prints the version.')
+    .option(
+      '--api-url <url>',
+      'client mode: send every call to this Tapedeck server (default $TAPEDECK_API_URL)',
+    )
+    .option('--api-key <key>', 'API key for --api-url (default $TAPEDECK_API_KEY; prefer the variable)')
+    .option('--local', 'use the local store even when a server is configured (TAPEDECK_API_URL)')
+    .showHelpAfterError('(run `tapedeck <command> --help` for usage)')
+    .addHelpText('after', '\n`tapedeck --version` prints the version.')
     .exitOverride();
 
   program

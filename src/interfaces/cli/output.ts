@@ -3,9 +3,9 @@
  * stdout; progress and logs go to stderr. Errors are mapped here, once: exit 1 for a failed
  * command, 2 for bad usage.
  */
-import { isHippoError } from '../../core/errors.js';
+import { isTapedeckError } from '../../core/errors.js';
 
-// `hippo threads | head`: the reader went away; stop quietly instead of a stack trace.
+// `tapedeck threads | head`: the reader went away; stop quietly instead of a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
   throw e;
@@ -25,14 +25,14 @@ export function warn(text: string): void {
 
 /** Report an error the way the invocation asked for, and set the exit code. */
 export function fail(error: unknown, json: boolean): void {
-  const known = isHippoError(error);
+  const known = isTapedeckError(error);
   const code = known ? error.code : 'INTERNAL';
   const message = known ? error.message : ((error as Error)?.message ?? String(error));
   const usage = known && error.code === 'INVALID_INPUT';
   if (json)
     printJson({ error: { code, message, ...(known && error.details ? { details: error.details } : {}) } });
-  else warn(`hippo: ${message}`);
-  if (!known && process.env.HIPPO_DEBUG) warn((error as Error)?.stack ?? '');
+  else warn(`tapedeck: ${message}`);
+  if (!known && process.env.TAPEDECK_DEBUG) warn((error as Error)?.stack ?? '');
   process.exitCode = usage ? 2 : 1;
 }
 

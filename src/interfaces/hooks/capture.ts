@@ -10,7 +10,7 @@
  *   is new. A server whose own index already has the thread answers CONFLICT not_a_saved_thread:
  *   that counts as saved.
  * - The local store indexes the agent's transcripts with the normal incremental indexer, so the
- *   session is the same thread `hippo search` finds, never a second copy.
+ *   session is the same thread `tapedeck search` finds, never a second copy.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -37,7 +37,7 @@ export function saveLocally(engine: Engine, item: QueueItem): Saved {
   const t = engine.store.getThread(item.thread);
   if (!t) {
     const where = item.transcriptPath
-      ? `${item.transcriptPath} ${existsSync(item.transcriptPath) ? 'exists but is not under the transcript folders Hippo reads' : 'does not exist (yet)'}`
+      ? `${item.transcriptPath} ${existsSync(item.transcriptPath) ? 'exists but is not under the transcript folders Tapedeck reads' : 'does not exist (yet)'}`
       : 'no transcript path was given';
     throw new Error(`${item.thread} is not in the local store after indexing ${item.agent} (${where})`);
   }
@@ -51,9 +51,9 @@ async function indexOnServer(s: HookSettings, item: QueueItem): Promise<Saved | 
   });
   if (r.status !== 200) throw serverError('POST', '/v1/index', r);
   const t = await apiRequest(s, 'GET', `/v1/threads/${enc(item.thread)}?limit=1`, { timeoutMs: 5000 });
-  // A thread pushed earlier is there too, under hippo://thread/…: that is not the indexed file.
+  // A thread pushed earlier is there too, under tapedeck://thread/…: that is not the indexed file.
   const source = String(t.body?.thread?.source ?? '');
-  if (t.status === 200 && !source.startsWith('hippo://'))
+  if (t.status === 200 && !source.startsWith('tapedeck://'))
     return {
       thread: item.thread,
       agent: item.agent,
@@ -103,7 +103,7 @@ async function pushToServer(s: HookSettings, item: QueueItem): Promise<Saved> {
   while (todo.length > 0) {
     const batch = todo.slice(0, BATCH);
     const ids = batch.map((m) => m.external_id).join(',');
-    const key = `hippo-hook:${createHash('sha256').update(`${item.thread}|${count}|${ids}`).digest('hex').slice(0, 32)}`;
+    const key = `tapedeck-hook:${createHash('sha256').update(`${item.thread}|${count}|${ids}`).digest('hex').slice(0, 32)}`;
     const body = {
       title: meta.title,
       source: item.agent,

@@ -1,5 +1,5 @@
 /**
- * A minimal JSON client for the Hippo server (node:http/https, loaded only when a server is
+ * A minimal JSON client for the Tapedeck server (node:http/https, loaded only when a server is
  * configured): bearer key, hard timeout, and the body parsed when it is JSON. A network error or a
  * timeout throws; any HTTP status is returned for the caller to judge.
  */

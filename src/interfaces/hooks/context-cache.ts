@@ -29,11 +29,12 @@ const localDay = (t: number) => {
   return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`;
 };
 
-const keyOf = (s: HookSettings, k: BundleKey) => `${k.agent}|${k.project ?? ''}|${s.env.HIPPO_SPACE ?? ''}`;
+const keyOf = (s: HookSettings, k: BundleKey) =>
+  `${k.agent}|${k.project ?? ''}|${s.env.TAPEDECK_SPACE ?? ''}`;
 const pathOf = (s: HookSettings, key: string) =>
   join(s.paths.contextCache, `${fnv1a(key).toString(16)}.json`);
 
-export const dbPathOf = (s: HookSettings) => s.env.HIPPO_DB ?? join(s.hippoHome, 'hippo.db');
+export const dbPathOf = (s: HookSettings) => s.env.TAPEDECK_DB ?? join(s.tapedeckHome, 'tapedeck.db');
 
 /** The latest modification time of the database and its WAL (0 when there is none). */
 export function dbChangedAt(s: HookSettings): number {

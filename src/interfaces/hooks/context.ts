@@ -23,12 +23,12 @@ const LOCAL_BUILD_MS = 400;
 
 export function wrap(markdown: string, origin: string): string {
   return [
-    `<hippo_context origin="${origin}">`,
+    `<tapedeck_context origin="${origin}">`,
     markdown.trim(),
     '',
-    "Hippo is this user's memory. Search past sessions and memories with its MCP tools " +
+    "Tapedeck is this user's memory. Search past sessions and memories with its MCP tools " +
       '(search_conversations, memory_search, get_steps) before redoing work; save what matters with memory_add.',
-    '</hippo_context>',
+    '</tapedeck_context>',
   ].join('\n');
 }
 
@@ -36,7 +36,7 @@ async function fromServer(s: HookSettings, input: HookInput, timeoutMs: number) 
   const { apiRequest, serverError } = await import('./client.js');
   const q = new URLSearchParams({ agent: input.agent });
   if (input.cwd) q.set('project', input.cwd);
-  if (s.env.HIPPO_SPACE) q.set('space', s.env.HIPPO_SPACE);
+  if (s.env.TAPEDECK_SPACE) q.set('space', s.env.TAPEDECK_SPACE);
   const path = `/v1/context?${q}`;
   const r = await apiRequest(s, 'GET', path, { timeoutMs });
   if (r.status !== 200) throw serverError('GET', '/v1/context', r);

@@ -1,5 +1,5 @@
 /**
- * What each host sends its hooks and reads back (../shared/INTEGRATIONS.md): the events Hippo acts
+ * What each host sends its hooks and reads back (../shared/INTEGRATIONS.md): the events Tapedeck acts
  * on, the payload fields it needs, and the JSON each event answers with.
  */
 import { AGENT_IDS, type AgentId } from '../../core/types.js';
@@ -18,7 +18,7 @@ const ACTIONS: Record<AgentId, Record<string, Action>> = {
   'gemini-cli': { SessionStart: 'context', PreCompress: 'save', SessionEnd: 'save' },
 };
 
-/** The events `hippo install` wires up, per agent. */
+/** The events `tapedeck install` wires up, per agent. */
 export const HOOKED_EVENTS: Record<AgentId, string[]> = Object.fromEntries(
   AGENT_IDS.map((a) => [a, Object.keys(ACTIONS[a])]),
 ) as Record<AgentId, string[]>;
@@ -88,7 +88,7 @@ export function readInput(
 }
 
 /** The answer that changes nothing: what the hook prints when it has nothing to add or fails. */
-export function safeDefault(input: Pick<HookInput, 'action'>, reason = 'Hippo could not decide'): unknown {
+export function safeDefault(input: Pick<HookInput, 'action'>, reason = 'Tapedeck could not decide'): unknown {
   // Antigravity may read an empty answer as deny; asking the user is the host's own default.
   if (input.action === 'tool') return { decision: 'ask', reason };
   return {};

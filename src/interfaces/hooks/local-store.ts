@@ -1,6 +1,6 @@
 /**
  * The local store for the hook runtime, loaded only by the events that need it (a session start
- * whose cached bundle is out of date, and the queue worker): the engine opened on Hippo's own
+ * whose cached bundle is out of date, and the queue worker): the engine opened on Tapedeck's own
  * config with a short busy timeout, so a store locked by a long write fails fast instead of
  * holding the agent.
  */
@@ -10,7 +10,7 @@ import type { BundleKey } from './context-cache.js';
 import type { HookSettings } from './settings.js';
 
 export function openLocalEngine(s: HookSettings, busyTimeoutMs = 500): Engine {
-  const config = loadConfig({ home: s.hippoHome }, s.env);
+  const config = loadConfig({ home: s.tapedeckHome }, s.env);
   return createEngine({ ...config, busyTimeoutMs });
 }
 

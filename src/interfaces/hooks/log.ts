@@ -1,6 +1,6 @@
 /**
  * The hook log: one line per event worth knowing (saves, fallbacks, failures) in
- * <hippo home>/hooks.log, rotated at 256 KiB (one old generation kept), and on stderr. Writing
+ * <tapedeck home>/hooks.log, rotated at 256 KiB (one old generation kept), and on stderr. Writing
  * the log never throws: a hook must answer its host even when the disk is full.
  */
 import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export function createLogger(path: string, tag: string, { stderr = true } = {}):
     const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${message.replace(/\s*\n\s*/g, ' ')}\n`;
     if (stderr && level !== 'info') {
       try {
-        process.stderr.write(`hippo: ${message}\n`);
+        process.stderr.write(`tapedeck: ${message}\n`);
       } catch {
         // stderr closed by the host
       }

@@ -1,11 +1,11 @@
 /**
- * `hippo hook <agent> <event>`: the process a host starts for each hook. Lean on purpose — this
+ * `tapedeck hook <agent> <event>`: the process a host starts for each hook. Lean on purpose — this
  * module and what it imports at the top never load the MCP SDK, commander, the HTTP server or the
  * store; the store is opened only by a session start whose cached bundle is out of date.
  *
  * The contract: read the host's JSON on stdin, print exactly one valid JSON answer on stdout, exit
  * 0 — also when stdin is empty or malformed and when anything inside fails (the reason goes to
- * stderr and ~/.hippo/hooks.log). A timer answers with the safe default and exits when the budget
+ * stderr and ~/.tapedeck/hooks.log). A timer answers with the safe default and exits when the budget
  * is spent, so the agent is never held longer than that.
  */
 import { readdirSync } from 'node:fs';
@@ -67,7 +67,7 @@ function finish(code = 0): never {
 /** Run one hook; `argv` is what follows `hook` on the command line. */
 export async function runHook(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
-  let log: Logger = (level, message) => process.stderr.write(`hippo: ${level}: ${message}\n`);
+  let log: Logger = (level, message) => process.stderr.write(`tapedeck: ${level}: ${message}\n`);
   let fallback: unknown = {};
   const fail = (e: unknown) => {
     const msg = (e as Error)?.stack ?? String(e);
@@ -82,14 +82,14 @@ export async function runHook(argv: string[]): Promise<void> {
     log = createLogger(settings.paths.log, `${args.agent ?? '?'} ${args.event ?? '?'}`);
     if (settings.configError) log('warn', `${settings.configError}; using defaults`);
     if (!args.agent || !isAgentId(args.agent) || !args.event) {
-      log('error', `usage: hippo hook <${AGENT_IDS.join('|')}> <event>; got "${argv.join(' ')}"`);
+      log('error', `usage: tapedeck hook <${AGENT_IDS.join('|')}> <event>; got "${argv.join(' ')}"`);
       emit({});
       return finish();
     }
     const agent: AgentId = args.agent;
     const probe = readInput(agent, args.event, '', process.env);
     fallback = safeDefault(probe);
-    const budget = Number(process.env.HIPPO_HOOK_BUDGET_MS) || BUDGET_MS[probe.action];
+    const budget = Number(process.env.TAPEDECK_HOOK_BUDGET_MS) || BUDGET_MS[probe.action];
     const remaining = () => budget - performance.now();
     const timer = setTimeout(
       () => {

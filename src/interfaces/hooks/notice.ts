@@ -22,5 +22,5 @@ export function problemNotice(s: HookSettings): string | undefined {
   if (breaker && breaker.openUntil > Date.now())
     parts.push(`server ${s.apiUrl} unreachable (${breaker.lastError})`);
   if (parts.length === 0) return undefined;
-  return `Hippo: ${parts.join('; ')}. Run \`hippo status\` for details.`;
+  return `Tapedeck: ${parts.join('; ')}. Run \`tapedeck status\` for details.`;
 }

@@ -1,5 +1,5 @@
 /**
- * The save queue: one JSON file per session in <hippo home>/queue/, written atomically, so a save
+ * The save queue: one JSON file per session in <tapedeck home>/queue/, written atomically, so a save
  * survives anything that happens after the hook answered (a dead server, a locked store, a crash).
  * The same session queued again replaces its file (the newest request wins; a save always covers
  * the whole transcript). The worker claims an item by renaming it into processing/, so a request

@@ -15,8 +15,8 @@ import { enqueue, newItem, scanQueue } from './queue.js';
 import type { HookSettings } from './settings.js';
 import { recordError } from './state.js';
 
-/** bin/hippo.js of this installation (from dist/interfaces/hooks/ or src/interfaces/hooks/). */
-export const HIPPO_BIN = fileURLToPath(new URL('../../../bin/hippo.js', import.meta.url));
+/** bin/tapedeck.js of this installation (from dist/interfaces/hooks/ or src/interfaces/hooks/). */
+export const TAPEDECK_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
 
 /** A retry worker is started at most this often when nothing new was queued. */
 const RETRY_COOLDOWN_MS = 30_000;
@@ -61,7 +61,7 @@ export function queueSave(s: HookSettings, input: HookInput, log: Logger): boole
  * (retries of failed items) at most once per cooldown, and not while the server's circuit is open.
  */
 export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {}): boolean {
-  if (s.env.HIPPO_HOOK_NO_WORKER === '1') return false;
+  if (s.env.TAPEDECK_HOOK_NO_WORKER === '1') return false;
   if (lockOwner(s.paths.lock, WORKER_STALE_MS)) return false;
   if (!fresh) {
     const last = statSync(s.paths.spawned, { throwIfNoEntry: false })?.mtimeMs ?? 0;
@@ -74,7 +74,7 @@ export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {})
     mkdirSync(s.paths.dir, { recursive: true });
     const child = spawn(
       process.execPath,
-      [HIPPO_BIN, 'queue', 'flush', '--from-hook', '--home', s.hippoHome],
+      [TAPEDECK_BIN, 'queue', 'flush', '--from-hook', '--home', s.tapedeckHome],
       {
         detached: true,
         stdio: 'ignore',

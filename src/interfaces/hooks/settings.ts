@@ -1,7 +1,7 @@
 /**
  * Where the hook runtime keeps its files, and which server it talks to. Read without loading the
- * engine: HIPPO_HOME (or --home), HIPPO_API_URL / HIPPO_API_KEY, else `apiUrl` / `apiKey` in
- * <hippo home>/config.json.
+ * engine: TAPEDECK_HOME (or --home), TAPEDECK_API_URL / TAPEDECK_API_KEY, else `apiUrl` / `apiKey` in
+ * <tapedeck home>/config.json.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,7 +13,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export type CaptureMode = 'auto' | 'index' | 'push';
 
 export interface HookSettings {
-  hippoHome: string;
+  tapedeckHome: string;
   env: Env;
   apiUrl?: string;
   apiKey?: string;
@@ -39,11 +39,11 @@ export interface HookPaths {
   injected: string;
 }
 
-export function hookPaths(hippoHome: string): HookPaths {
-  const queue = join(hippoHome, 'queue');
-  const dir = join(hippoHome, 'hooks');
+export function hookPaths(tapedeckHome: string): HookPaths {
+  const queue = join(tapedeckHome, 'queue');
+  const dir = join(tapedeckHome, 'hooks');
   return {
-    log: join(hippoHome, 'hooks.log'),
+    log: join(tapedeckHome, 'hooks.log'),
     queue,
     processing: join(queue, 'processing'),
     bad: join(queue, 'bad'),
@@ -61,11 +61,11 @@ export function hookPaths(hippoHome: string): HookPaths {
 
 export function readHookSettings(env: Env = process.env, homeFlag?: string): HookSettings {
   const home = resolve(env.HOME || homedir());
-  const hippoHome = resolve(homeFlag ?? env.HIPPO_HOME ?? join(home, '.hippo'));
+  const tapedeckHome = resolve(homeFlag ?? env.TAPEDECK_HOME ?? join(home, '.tapedeck'));
   let file: Record<string, unknown> = {};
   let configError: string | undefined;
   try {
-    const v = JSON.parse(readFileSync(join(hippoHome, 'config.json'), 'utf8'));
+    const v = JSON.parse(readFileSync(join(tapedeckHome, 'config.json'), 'utf8'));
     if (v && typeof v === 'object' && !Array.isArray(v)) file = v;
     else configError = 'config.json is not a JSON object';
   } catch (e) {
@@ -73,16 +73,16 @@ export function readHookSettings(env: Env = process.env, homeFlag?: string): Hoo
     if (err.code !== 'ENOENT') configError = `config.json: ${err.message}`;
   }
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-  const apiUrl = str(env.HIPPO_API_URL) ?? str(file.apiUrl);
-  const capture = str(env.HIPPO_CAPTURE) ?? str(file.capture);
+  const apiUrl = str(env.TAPEDECK_API_URL) ?? str(file.apiUrl);
+  const capture = str(env.TAPEDECK_CAPTURE) ?? str(file.capture);
   return {
-    hippoHome,
+    tapedeckHome,
     env,
     apiUrl: apiUrl?.replace(/\/+$/, ''),
-    apiKey: str(env.HIPPO_API_KEY) ?? str(file.apiKey),
+    apiKey: str(env.TAPEDECK_API_KEY) ?? str(file.apiKey),
     capture: capture === 'index' || capture === 'push' ? capture : 'auto',
     configError,
-    paths: hookPaths(hippoHome),
+    paths: hookPaths(tapedeckHome),
   };
 }
 

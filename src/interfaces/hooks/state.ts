@@ -1,5 +1,5 @@
 /**
- * What `hippo status` reports from: the last successful save per agent and per session (written by
+ * What `tapedeck status` reports from: the last successful save per agent and per session (written by
  * the queue worker, which holds the queue lock, so there is one writer) and the last error (any
  * hook or the worker; last one wins).
  */

@@ -1,5 +1,5 @@
 /**
- * `hippo status`: is capture working? The configured server and whether it answers now, the
+ * `tapedeck status`: is capture working? The configured server and whether it answers now, the
  * circuit breaker, the queue (waiting, failed, corrupted), the worker, the last error, the last
  * successful save per agent, and whether a given session is saved.
  */
@@ -21,7 +21,7 @@ export interface SessionStatus {
 }
 
 export interface HookStatus {
-  hippo_home: string;
+  tapedeck_home: string;
   server: {
     url: string;
     answering: boolean;
@@ -50,7 +50,7 @@ export interface HookStatus {
 
 /** Session ids the agents put in the environment of the commands they run. */
 const SESSION_ENV: [string, string | null][] = [
-  ['HIPPO_SESSION_ID', null],
+  ['TAPEDECK_SESSION_ID', null],
   ['ANTIGRAVITY_CONVERSATION_ID', 'antigravity'],
   ['CLAUDE_SESSION_ID', 'claude-code'],
   ['CODEX_SESSION_ID', 'codex'],
@@ -127,7 +127,7 @@ export async function hookStatus(
   const freshError =
     !!lastError && lastError.at > newestSave && Date.now() - Date.parse(lastError.at) < 86_400_000;
   return {
-    hippo_home: s.hippoHome,
+    tapedeck_home: s.tapedeckHome,
     server,
     queue: {
       waiting: entries.length,

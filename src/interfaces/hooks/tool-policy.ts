@@ -1,5 +1,5 @@
 /**
- * Antigravity's PreToolUse answer for Hippo's own MCP tools (`mcp_hippo_<tool>`): read-only tools
+ * Antigravity's PreToolUse answer for Tapedeck's own MCP tools (`mcp_tapedeck_<tool>`): read-only tools
  * run without asking; tools that destroy or remove always ask; the other writes run without asking
  * only when the user's latest message asked to remember or save, and ask otherwise. A tool this
  * table does not know asks. test/hooks-policy.test.ts checks the table against the MCP server's
@@ -45,7 +45,7 @@ export const TOOL_CLASSES: Record<string, ToolClass> = {
   fs_write: 'destructive',
 };
 
-const PREFIX = 'mcp_hippo_';
+const PREFIX = 'mcp_tapedeck_';
 
 export interface Decision {
   decision: 'allow' | 'ask';
@@ -84,12 +84,13 @@ export function lastUserMessage(transcriptPath: string): string | undefined {
 
 export function decideTool(toolName: string | undefined, transcriptPath: string | undefined): Decision {
   if (!toolName?.startsWith(PREFIX))
-    return { decision: 'ask', reason: `${toolName ?? 'a tool'} is not Hippo's` };
+    return { decision: 'ask', reason: `${toolName ?? 'a tool'} is not Tapedeck's` };
   const tool = toolName.slice(PREFIX.length);
   const cls = TOOL_CLASSES[tool];
-  if (cls === 'read') return { decision: 'allow', reason: `Hippo ${tool} only reads` };
-  if (cls === 'destructive') return { decision: 'ask', reason: `Hippo ${tool} removes or overwrites data` };
-  if (!cls) return { decision: 'ask', reason: `Hippo ${tool} is not a known tool` };
+  if (cls === 'read') return { decision: 'allow', reason: `Tapedeck ${tool} only reads` };
+  if (cls === 'destructive')
+    return { decision: 'ask', reason: `Tapedeck ${tool} removes or overwrites data` };
+  if (!cls) return { decision: 'ask', reason: `Tapedeck ${tool} is not a known tool` };
   let said: string | undefined;
   try {
     said = transcriptPath ? lastUserMessage(transcriptPath) : undefined;
@@ -97,5 +98,5 @@ export function decideTool(toolName: string | undefined, transcriptPath: string 
     said = undefined;
   }
   if (said && asksToSave(said)) return { decision: 'allow', reason: `the user asked to remember or save` };
-  return { decision: 'ask', reason: `Hippo ${tool} writes, and the user did not ask to save` };
+  return { decision: 'ask', reason: `Tapedeck ${tool} writes, and the user did not ask to save` };
 }

@@ -1,6 +1,6 @@
 /**
- * The queue worker (`hippo queue flush`): one at a time (the queue lock), it saves each queued
- * session through the first tier that works and records the outcome for `hippo status`.
+ * The queue worker (`tapedeck queue flush`): one at a time (the queue lock), it saves each queued
+ * session through the first tier that works and records the outcome for `tapedeck status`.
  *
  * With a server configured, the server is the target: when it fails, the session is indexed in
  * the local store meanwhile (local search works at once) and stays queued for the server, with

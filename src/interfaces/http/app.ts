@@ -45,7 +45,7 @@ export interface HttpAppOptions {
   log?: (line: string) => void;
   /** Log one line per request (method, path without query, status, ms, principal). */
   logRequests?: boolean;
-  /** Server processes sharing the port (`hippo serve --workers`; /health reports it). Default 1. */
+  /** Server processes sharing the port (`tapedeck serve --workers`; /health reports it). Default 1. */
   workers?: number;
 }
 
@@ -67,7 +67,7 @@ export function createHttpApp(
     threadBodyLimit = 16 * MiB,
     refreshMs = 0,
     throttle,
-    log = (line) => process.stderr.write(`hippo serve: ${line}\n`),
+    log = (line) => process.stderr.write(`tapedeck serve: ${line}\n`),
     logRequests = false,
     workers = 1,
   }: HttpAppOptions = {},

@@ -1,5 +1,5 @@
 /**
- * Who is calling. A key comes as `Authorization: Bearer <key>`, `X-Hippo-Api-Key: <key>` or, for
+ * Who is calling. A key comes as `Authorization: Bearer <key>`, `X-Tapedeck-Api-Key: <key>` or, for
  * Nowledge Mem clients (routes/compat.ts), `X-NMEM-API-Key: <key>` (an empty one counts as absent).
  * Without one, a request is served only when the server allows keyless use (it binds loopback)
  * and it comes from loopback, names a loopback Host (a DNS-rebinding page names its own) and
@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Engine } from '../../app/engine.js';
 import { type Access, LOCAL_ACCESS, scopeEngine } from '../../app/scoped-engine.js';
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { KeyRefusal } from '../../services/keys.js';
 import type { HttpEnv } from './env.js';
 import { HttpError } from './errors.js';
@@ -29,7 +29,7 @@ export interface AuthOptions {
 }
 
 const REFUSAL: Record<KeyRefusal, string> = {
-  malformed: 'The API key is not a Hippo key (hippo_…)',
+  malformed: 'The API key is not a Tapedeck key (tapedeck_…)',
   unknown: 'The API key is not valid',
   revoked: 'The API key was revoked',
   expired: 'The API key has expired',
@@ -37,7 +37,7 @@ const REFUSAL: Record<KeyRefusal, string> = {
 
 /** The key a request presents, if any ('' when a header is there but holds no key). */
 export function presentedKey(c: Context): string | undefined {
-  const header = c.req.header('x-hippo-api-key');
+  const header = c.req.header('x-tapedeck-api-key');
   if (header !== undefined) return header.trim();
   const nmem = c.req.header('x-nmem-api-key')?.trim();
   if (nmem) return nmem;
@@ -72,7 +72,7 @@ function sameMachineOrigin(origin: string | undefined): boolean {
   }
 }
 
-const unauthorized = (message: string) => new HippoError('UNAUTHORIZED', message);
+const unauthorized = (message: string) => new TapedeckError('UNAUTHORIZED', message);
 
 /** Sets `access` and the engine as that caller sees it, or answers 401 / 403 / 429. */
 export function authMiddleware({
@@ -99,14 +99,14 @@ export function authMiddleware({
     if (key === undefined) {
       if (requireKeys)
         throw unauthorized(
-          'An API key is required: send Authorization: Bearer <key> or X-Hippo-Api-Key: <key>',
+          'An API key is required: send Authorization: Bearer <key> or X-Tapedeck-Api-Key: <key>',
         );
       if (!isLoopbackAddress(address))
         throw unauthorized(
           'Requests from other machines need an API key (this server serves keyless requests from loopback only)',
         );
       if (!isLoopbackHost(hostName(c.req.header('host'))) || !sameMachineOrigin(c.req.header('origin')))
-        throw new HippoError(
+        throw new TapedeckError(
           'FORBIDDEN',
           'A keyless request must come from this machine (a loopback Host and no foreign Origin); send an API key otherwise',
         );

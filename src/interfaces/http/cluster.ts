@@ -1,5 +1,5 @@
 /**
- * `hippo serve --workers N`: N server processes on one port (node:cluster). The stores are
+ * `tapedeck serve --workers N`: N server processes on one port (node:cluster). The stores are
  * synchronous, so one process answers one request at a time; N processes, each with its own
  * engine (its own SQLite connection or PostgreSQL connection), answer N at once. The primary
  * holds the listening socket and hands connections to workers round-robin; it opens no store.
@@ -14,18 +14,18 @@
  * the whole process group), or when the primary is gone.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { ERROR_CODES, type ErrorCode, HippoError } from '../../core/errors.js';
+import { ERROR_CODES, type ErrorCode, TapedeckError } from '../../core/errors.js';
 
-const SLOT_ENV = 'HIPPO_SERVE_WORKER';
-const COUNT_ENV = 'HIPPO_SERVE_WORKERS';
+const SLOT_ENV = 'TAPEDECK_SERVE_WORKER';
+const COUNT_ENV = 'TAPEDECK_SERVE_WORKERS';
 
 type ToPrimary =
-  | { hippo: 'listening'; url: string; requireKeys: boolean }
-  | { hippo: 'failed'; code?: string; message: string }
-  | { hippo: 'stopped'; drained: boolean };
-type ToWorker = { hippo: 'stop'; signal: string };
+  | { tapedeck: 'listening'; url: string; requireKeys: boolean }
+  | { tapedeck: 'failed'; code?: string; message: string }
+  | { tapedeck: 'stopped'; drained: boolean };
+type ToWorker = { tapedeck: 'stop'; signal: string };
 
-/** This process is a `hippo serve` worker: its slot (1…N) and N; undefined in any other process. */
+/** This process is a `tapedeck serve` worker: its slot (1…N) and N; undefined in any other process. */
 export function clusterWorker(): { slot: number; workers: number } | undefined {
   if (!cluster.isWorker || !process.env[SLOT_ENV]) return undefined;
   return { slot: Number(process.env[SLOT_ENV]), workers: Number(process.env[COUNT_ENV]) };
@@ -100,22 +100,22 @@ export function startCluster({
       const w = cluster.fork({ ...env, [SLOT_ENV]: String(slot), [COUNT_ENV]: String(workers) });
       live.set(slot, w);
       w.on('message', (m: ToPrimary) => {
-        if (m?.hippo === 'listening') {
+        if (m?.tapedeck === 'listening') {
           ready.add(w);
-          if (stopping && w.isConnected()) w.send({ hippo: 'stop', signal: 'stop' } satisfies ToWorker);
+          if (stopping && w.isConnected()) w.send({ tapedeck: 'stop', signal: 'stop' } satisfies ToWorker);
           first ??= { url: m.url, requireKeys: m.requireKeys };
           if (!started && ++listening === workers) {
             started = true;
             resolve({ ...first, stop, kill, failed });
           }
-        } else if (m?.hippo === 'failed') {
+        } else if (m?.tapedeck === 'failed') {
           const err = ERROR_CODES.includes(m.code as ErrorCode)
-            ? new HippoError(m.code as ErrorCode, m.message)
+            ? new TapedeckError(m.code as ErrorCode, m.message)
             : new Error(m.message);
           // A worker that cannot start at first is a configuration problem: no point retrying.
           if (!started) giveUp(err);
           else log(`worker ${slot} could not start: ${m.message}`);
-        } else if (m?.hippo === 'stopped' && !m.drained) drained = false;
+        } else if (m?.tapedeck === 'stopped' && !m.drained) drained = false;
       });
       w.on('exit', (code, signal) => {
         ready.delete(w);
@@ -154,7 +154,7 @@ export function startCluster({
         for (const t of timers) clearTimeout(t);
         if (live.size === 0) return done({ drained });
         allExited.push(() => done({ drained }));
-        const msg: ToWorker = { hippo: 'stop', signal };
+        const msg: ToWorker = { tapedeck: 'stop', signal };
         // A worker still starting has nothing in flight: a signal stops it (or it handles it).
         for (const w of live.values())
           if (ready.has(w) && w.isConnected()) w.send(msg);
@@ -200,12 +200,12 @@ export async function serveAsWorker(start: () => Promise<WorkerServer>): Promise
     asked = true;
     if (!server) return; // still starting: stops as soon as it has started
     const { drained } = await server.close();
-    await tell({ hippo: 'stopped', drained });
+    await tell({ tapedeck: 'stopped', drained });
     process.exit(0);
   };
   // Listen before starting: a stop asked while the store opens must not be lost.
   process.on('message', (m: ToWorker) => {
-    if (m?.hippo === 'stop' && !asked) void stop();
+    if (m?.tapedeck === 'stop' && !asked) void stop();
   });
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
@@ -216,12 +216,12 @@ export async function serveAsWorker(start: () => Promise<WorkerServer>): Promise
   try {
     server = await start();
   } catch (e) {
-    await tell({ hippo: 'failed', code: (e as HippoError).code, message: (e as Error).message });
+    await tell({ tapedeck: 'failed', code: (e as TapedeckError).code, message: (e as Error).message });
     process.exit(1);
   }
   if (asked) {
     asked = false;
     return stop();
   }
-  await tell({ hippo: 'listening', url: server.url, requireKeys: server.requireKeys });
+  await tell({ tapedeck: 'listening', url: server.url, requireKeys: server.requireKeys });
 }

@@ -1,11 +1,11 @@
 /**
- * Errors mapped once for HTTP: a HippoError's code picks the status, every error body is
+ * Errors mapped once for HTTP: a TapedeckError's code picks the status, every error body is
  * `{"error": {"code", "message", "details?"}}`, and anything unexpected is a 500 whose details
  * go to the log, not to the client.
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type ErrorCode, isHippoError } from '../../core/errors.js';
+import { type ErrorCode, isTapedeckError } from '../../core/errors.js';
 
 /** A failure of the HTTP exchange itself (size, media type, rate), not of the domain. */
 export class HttpError extends Error {
@@ -30,7 +30,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   STORAGE_UNAVAILABLE: 503,
 };
 
-/** The HTTP status for a HippoError code (500 for codes with no better answer). */
+/** The HTTP status for a TapedeckError code (500 for codes with no better answer). */
 export const statusOf = (code: ErrorCode): ContentfulStatusCode => STATUS[code] ?? 500;
 
 export interface ErrorBody {
@@ -47,10 +47,10 @@ export function errorResponse(c: Context, e: unknown, log: (line: string) => voi
     for (const [k, v] of Object.entries(e.headers)) c.header(k, v);
     return c.json(errorBody(e.code, e.message, e.details), e.status);
   }
-  if (isHippoError(e)) {
+  if (isTapedeckError(e)) {
     const status = statusOf(e.code);
     if (status === 503) c.header('Retry-After', '1');
-    if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="hippo"');
+    if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="tapedeck"');
     return c.json(errorBody(e.code, e.message, e.details), status);
   }
   const err = e as Error;

@@ -75,7 +75,7 @@ function operation(spec: RouteSpec): Json {
     operationId: `${spec.method}${openApiPath(spec.path)
       .replace(/[{}]/g, '')
       .replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
-    'x-hippo-scope': need,
+    'x-tapedeck-scope': need,
     parameters: parameters(spec),
     responses: {
       [String(spec.status ?? 200)]: {
@@ -122,7 +122,7 @@ const STATIC_PATHS: Record<string, Json> = {
       tags: ['mcp'],
       summary:
         'MCP over Streamable HTTP (stateless, JSON answers); send Accept: application/json, text/event-stream',
-      'x-hippo-scope': 'read (tools that write need write)',
+      'x-tapedeck-scope': 'read (tools that write need write)',
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { description: 'A JSON-RPC message or batch' } } },
@@ -145,7 +145,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Hippo',
+      title: 'Tapedeck',
       version: VERSION,
       description:
         'Persistent memory for AI coding agents: search past agent sessions, memories, rules, skills, wiki and saved threads. MCP over Streamable HTTP is at /mcp.',
@@ -154,8 +154,8 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     security: [{ bearer: [] }, { apiKeyHeader: [] }, {}],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer hippo_…' },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Hippo-Api-Key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer tapedeck_…' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Tapedeck-Api-Key' },
       },
       schemas: { Error: ERROR_SCHEMA },
     },

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Engine } from '../../app/engine.js';
 import type { Access } from '../../app/scoped-engine.js';
 import { type KeyScope, scopeAllows } from '../../core/api-keys.js';
-import { HippoError, invalidInput } from '../../core/errors.js';
+import { TapedeckError, invalidInput } from '../../core/errors.js';
 import { readJson } from './body.js';
 import type { HttpEnv } from './env.js';
 
@@ -61,7 +61,7 @@ export interface RouteRegistry {
 }
 
 /** Path and message of each problem, first problem in the headline. */
-function invalid(where: string, error: z.ZodError): HippoError {
+function invalid(where: string, error: z.ZodError): TapedeckError {
   const issues = error.issues.map((i) => ({
     path: [where, ...i.path.map(String)].join('.'),
     message: i.message,
@@ -102,7 +102,7 @@ export function addRoute<P extends AnyObject, Q extends AnyObject, B extends z.Z
   app.on(spec.method.toUpperCase(), spec.path, async (c) => {
     const access = c.get('access');
     if (!scopeAllows(access.scope, need))
-      throw new HippoError(
+      throw new TapedeckError(
         'FORBIDDEN',
         `This key has ${access.scope} scope; ${spec.method.toUpperCase()} ${spec.path} needs ${need}`,
       );

@@ -39,7 +39,7 @@ export function checkBind(host: string, engine: Engine): { requireKeys: boolean 
   if (isLoopbackHost(host)) return { requireKeys: false };
   if (!engine.keys.hasActiveKeys())
     throw invalidInput(
-      `Binding ${host} makes Hippo reachable from other machines, and every request there needs an API key, but no key is active. Create one first (hippo keys create --name <name> --scope write), or bind 127.0.0.1.`,
+      `Binding ${host} makes Tapedeck reachable from other machines, and every request there needs an API key, but no key is active. Create one first (tapedeck keys create --name <name> --scope write), or bind 127.0.0.1.`,
     );
   return { requireKeys: true };
 }

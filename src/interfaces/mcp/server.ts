@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../app/engine.js';
 import { VERSION } from '../../app/version.js';
-import { isHippoError } from '../../core/errors.js';
+import { isTapedeckError } from '../../core/errors.js';
 import { READ } from './annotations.js';
 import { registerKnowledgeTools } from './knowledge-tools.js';
 import { renderHits, renderSteps, renderThreads } from './render.js';
@@ -35,7 +35,7 @@ const filterShape = {
 };
 
 export function errorResult(e: unknown): CallToolResult {
-  const known = isHippoError(e);
+  const known = isTapedeckError(e);
   const hint =
     known && e.code === 'NOT_FOUND'
       ? ' Hint: use search_conversations or list_conversations to find valid ids.'
@@ -61,13 +61,13 @@ export function buildMcpServer({ engine, refreshMs = 2000, log = () => {} }: Mcp
       : undefined;
   const catchingUp = () =>
     pending > 0
-      ? `\n(index catching up: ${pending} transcript files not read yet; run \`hippo index\` to finish now)`
+      ? `\n(index catching up: ${pending} transcript files not read yet; run \`tapedeck index\` to finish now)`
       : '';
   const server = new McpServer(
-    { name: 'hippo', version: VERSION },
+    { name: 'tapedeck', version: VERSION },
     {
       instructions:
-        'Hippo remembers past coding-agent sessions (Antigravity, Claude Code, Codex, Gemini CLI). Before re-deriving a decision, debugging something that may have been seen before, or when the user refers to earlier work ("like last time", "why did we…"), call search_conversations, then get_steps on a promising hit.',
+        'Tapedeck remembers past coding-agent sessions (Antigravity, Claude Code, Codex, Gemini CLI). Before re-deriving a decision, debugging something that may have been seen before, or when the user refers to earlier work ("like last time", "why did we…"), call search_conversations, then get_steps on a promising hit.',
     },
   );
   let lastRefresh = 0;

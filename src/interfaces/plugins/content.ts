@@ -1,6 +1,6 @@
 /**
- * What `hippo install` writes besides configuration: the rules/instructions text every agent gets,
- * the skills (`hippo-<domain>-<action>`, each a SKILL.md whose front matter `name` is its folder
+ * What `tapedeck install` writes besides configuration: the rules/instructions text every agent gets,
+ * the skills (`tapedeck-<domain>-<action>`, each a SKILL.md whose front matter `name` is its folder
  * and whose `description` says when to use it) and Antigravity's plugin.json.
  */
 import { VERSION } from '../../app/version.js';
@@ -15,18 +15,18 @@ const tools = (...names: string[]) => names.map((n) => `\`${n}\``).join(', ');
 
 export const SKILLS: SkillDoc[] = [
   {
-    name: 'hippo-memory-search',
+    name: 'tapedeck-memory-search',
     description:
       'Use when the user refers to earlier work ("what did we decide about…", "how did we fix…", "last time"), or before starting a task that may have been done before: search past agent sessions and saved memories first.',
-    body: `1. Ask Hippo with the user's own words: ${tools('search_conversations')} for past sessions (every agent), ${tools('memory_search')} for saved facts, decisions and preferences. Plain questions work; quote exact identifiers, paths and error codes.
+    body: `1. Ask Tapedeck with the user's own words: ${tools('search_conversations')} for past sessions (every agent), ${tools('memory_search')} for saved facts, decisions and preferences. Plain questions work; quote exact identifiers, paths and error codes.
 2. Open the best hit one level deeper with ${tools('get_steps')} (a window around the step), and the whole session only when needed.
-3. Cite what you use: the thread and step (\`hippo://thread/<id>#<step>\`) or the memory link.
+3. Cite what you use: the thread and step (\`tapedeck://thread/<id>#<step>\`) or the memory link.
 4. Nothing found: say so, and carry on without inventing history.
 
-CLI: \`hippo search "<question>"\`, \`hippo show <thread> --step N\`, \`hippo memory search "<question>"\`.`,
+CLI: \`tapedeck search "<question>"\`, \`tapedeck show <thread> --step N\`, \`tapedeck memory search "<question>"\`.`,
   },
   {
-    name: 'hippo-memory-distill',
+    name: 'tapedeck-memory-distill',
     description:
       'Use when the user says remember/save/note this, or at the end of a substantial task: distill what will matter later (decisions and why, preferences, facts about the project, procedures) into short atomic memories.',
     body: `1. Pick only what is durable: a decision with its reason, a preference, a fact (hosts, versions, conventions), a procedure that worked. Skip chatter and anything secret.
@@ -34,92 +34,92 @@ CLI: \`hippo search "<question>"\`, \`hippo show <thread> --step N\`, \`hippo me
 3. Save each as one memory with ${tools('memory_add')}: a clear title, one to three sentences, the right type (fact, preference, decision, plan, procedure, learning), the project when it is project-specific.
 4. Tell the user what you saved, in one line each.
 
-CLI: \`hippo memory add --title "…" --type decision "…"\`.`,
+CLI: \`tapedeck memory add --title "…" --type decision "…"\`.`,
   },
   {
-    name: 'hippo-working-memory',
+    name: 'tapedeck-working-memory',
     description:
       "Use at the start of a work session, or when the user asks what they were working on, what is in flight or what is next: read today's working-memory briefing.",
     body: `1. Read the briefing with ${tools('working_memory')} (today by default). It lists focus, recent decisions, open threads and what changed.
 2. If it looks stale after a lot of new work, regenerate it with ${tools('working_memory_refresh')}.
 3. For a full startup payload (rules, briefing, relevant memories, skills within a token budget) use ${tools('context_bundle')}.
 
-CLI: \`hippo wm read\`, \`hippo context --project .\`.`,
+CLI: \`tapedeck wm read\`, \`tapedeck context --project .\`.`,
   },
   {
-    name: 'hippo-skill-load',
+    name: 'tapedeck-skill-load',
     description:
-      'Use when a task looks like a known procedure (a release, a deploy, a migration, a recurring fix): find the matching Hippo skill and load it before improvising.',
+      'Use when a task looks like a known procedure (a release, a deploy, a migration, a recurring fix): find the matching Tapedeck skill and load it before improvising.',
     body: `1. Find candidates with ${tools('skills_find')} using the task in plain words.
 2. Load the best one with ${tools('skills_load')} and follow it; note its trust badge (Draft, Checked, Proven).
 3. Afterwards report how it went with ${tools('skills_outcome')} so its evidence stays honest.
 
-CLI: \`hippo skills find "<task>"\`, \`hippo skills show <name>\`.`,
+CLI: \`tapedeck skills find "<task>"\`, \`tapedeck skills show <name>\`.`,
   },
   {
-    name: 'hippo-skill-manage',
+    name: 'tapedeck-skill-manage',
     description:
-      'Use when the user asks to list, activate, archive or edit Hippo skills, or to record whether a skill worked.',
+      'Use when the user asks to list, activate, archive or edit Tapedeck skills, or to record whether a skill worked.',
     body: `1. List with ${tools('skills_list')}; look one up with ${tools('skills_load')}.
 2. Change a skill's stage or content with ${tools('skills_manage')} (activate, archive, update) only when the user asked.
 3. Record results with ${tools('skills_outcome')}.
 
-CLI: \`hippo skills list\`, \`hippo skills stage <name> <stage>\`.`,
+CLI: \`tapedeck skills list\`, \`tapedeck skills stage <name> <stage>\`.`,
   },
   {
-    name: 'hippo-skill-propose',
+    name: 'tapedeck-skill-propose',
     description:
-      'Use after solving a multi-step task that will come up again (or when the user says "make this a skill"): propose it as a reusable Hippo skill with its evidence.',
+      'Use after solving a multi-step task that will come up again (or when the user says "make this a skill"): propose it as a reusable Tapedeck skill with its evidence.',
     body: `1. Write the procedure as steps someone else could follow, with the commands and checks that mattered.
 2. Propose it with ${tools('skills_propose')}: a kebab-case name, a description that says when to use it, the body, and the evidence (this session's thread, related memories). It starts as a draft.
 3. Tell the user the name and how to activate it.
 
-CLI: \`hippo skills propose --help\`.`,
+CLI: \`tapedeck skills propose --help\`.`,
   },
   {
-    name: 'hippo-thread-save',
+    name: 'tapedeck-thread-save',
     description:
-      'Use when the user asks to save or checkpoint this conversation (or one from another app) into Hippo; sessions of installed agents are also saved automatically when they end.',
-    body: `1. Sessions of Antigravity, Claude Code, Codex and Gemini CLI are captured by Hippo's hooks when they end or go idle; \`hippo status\` shows whether this one is saved.
+      'Use when the user asks to save or checkpoint this conversation (or one from another app) into Tapedeck; sessions of installed agents are also saved automatically when they end.',
+    body: `1. Sessions of Antigravity, Claude Code, Codex and Gemini CLI are captured by Tapedeck's hooks when they end or go idle; \`tapedeck status\` shows whether this one is saved.
 2. To save a conversation explicitly (another app, or now), call ${tools('thread_save')} with a stable id, a title and the messages; saving again appends only what is new.
 
-CLI: \`hippo thread import --file chat.json\`, \`hippo status --session <id>\`.`,
+CLI: \`tapedeck thread import --file chat.json\`, \`tapedeck status --session <id>\`.`,
   },
   {
-    name: 'hippo-thread-handoff',
+    name: 'tapedeck-thread-handoff',
     description:
       'Use when the user ends a session, switches agent or machine, or asks for a handoff/summary to continue later: build a handoff (goal, decisions, files, risks, next steps) of this session.',
     body: `1. Call ${tools('thread_handoff')} with this session's thread id (\`<agent>:<session id>\`); it is built from the session without an LLM and saved as its own thread.
-2. Show the user the markdown and the handoff id; the next session can read it with ${tools('get_steps')} or \`hippo thread show\`.
+2. Show the user the markdown and the handoff id; the next session can read it with ${tools('get_steps')} or \`tapedeck thread show\`.
 
-CLI: \`hippo thread handoff <thread>\`.`,
+CLI: \`tapedeck thread handoff <thread>\`.`,
   },
   {
-    name: 'hippo-fs-explore',
+    name: 'tapedeck-fs-explore',
     description:
-      "Use to browse Hippo's knowledge as files (memories, rules, skills, threads, wiki, working memory): list, read and grep paths instead of guessing tool arguments.",
+      "Use to browse Tapedeck's knowledge as files (memories, rules, skills, threads, wiki, working memory): list, read and grep paths instead of guessing tool arguments.",
     body: `1. Start with ${tools('fs')} on \`/\` to see the mounts, then list, read or grep below them.
 2. Write only when the user asked, with ${tools('fs_write')} (it can overwrite or remove: confirm first).
 
-CLI: \`hippo fs ls /\`, \`hippo fs cat <path>\`, \`hippo fs grep <pattern> <path>\`.`,
+CLI: \`tapedeck fs ls /\`, \`tapedeck fs cat <path>\`, \`tapedeck fs grep <pattern> <path>\`.`,
   },
   {
-    name: 'hippo-status',
+    name: 'tapedeck-status',
     description:
-      'Use when the user asks whether Hippo is working, connected or saving sessions, or when a Hippo tool or hook fails: check the index, the server, the capture queue and the last error.',
+      'Use when the user asks whether Tapedeck is working, connected or saving sessions, or when a Tapedeck tool or hook fails: check the index, the server, the capture queue and the last error.',
     body: `1. ${tools('index_status')} shows what the index holds and how fresh it is.
-2. Run \`hippo status\` (or \`hippo status --json\`) in a terminal: the configured server and whether it answers, sessions waiting in the queue, the last error, the last save per agent and whether this session is saved.
-3. Sessions waiting because a server was down are sent by \`hippo queue flush\` once it is back; \`hippo doctor\` checks transcripts and the database.`,
+2. Run \`tapedeck status\` (or \`tapedeck status --json\`) in a terminal: the configured server and whether it answers, sessions waiting in the queue, the last error, the last save per agent and whether this session is saved.
+3. Sessions waiting because a server was down are sent by \`tapedeck queue flush\` once it is back; \`tapedeck doctor\` checks transcripts and the database.`,
   },
 ];
 
 export const RULES_DESCRIPTION =
-  "Hippo is the user's memory across agent sessions: search it before redoing past work, save to it what will matter later.";
+  "Tapedeck is the user's memory across agent sessions: search it before redoing past work, save to it what will matter later.";
 
-export const RULES_BODY = `# Hippo: the user's memory
+export const RULES_BODY = `# Tapedeck: the user's memory
 
 - Past sessions of every coding agent on this machine and the user's saved memories, rules and
-  skills are in Hippo (MCP server \`hippo\`).
+  skills are in Tapedeck (MCP server \`tapedeck\`).
 - Before redoing work the user may have done before, or when they mention earlier work, search:
   \`search_conversations\` (sessions) and \`memory_search\` (memories); open hits with \`get_steps\`.
 - When the user asks to remember or save something, or a decision worth keeping was made, add a
@@ -127,7 +127,7 @@ export const RULES_BODY = `# Hippo: the user's memory
 - When a task matches a known procedure, look for a skill with \`skills_find\` and load it.
 - Never store secrets in memories. Ask before removing anything (\`memory_forget\`, \`rules_remove\`,
   \`fs_write\` removals).
-- Sessions are saved automatically when they end; \`hippo status\` shows whether capture works.`;
+- Sessions are saved automatically when they end; \`tapedeck status\` shows whether capture works.`;
 
 export function skillFile(s: SkillDoc, slash: boolean): string {
   const desc = slash ? `${s.description} Trigger: /${s.name}` : s.description;
@@ -140,11 +140,11 @@ export function rulesFile(): string {
 
 export function pluginJson(): unknown {
   return {
-    name: 'hippo',
+    name: 'tapedeck',
     version: VERSION,
-    description: 'Persistent memory for coding agents: past sessions, memories, rules and skills (Hippo).',
-    author: 'Hippo',
+    description: 'Persistent memory for coding agents: past sessions, memories, rules and skills (Tapedeck).',
+    author: 'Tapedeck',
     license: 'MIT',
-    keywords: ['memory', 'context', 'mcp', 'search', 'hippo'],
+    keywords: ['memory', 'context', 'mcp', 'search', 'tapedeck'],
   };
 }

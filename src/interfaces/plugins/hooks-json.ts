@@ -1,11 +1,11 @@
 /**
- * Hippo's entries in a host's `hooks` object of the Claude Code shape, shared by Claude Code,
+ * Tapedeck's entries in a host's `hooks` object of the Claude Code shape, shared by Claude Code,
  * Codex and Gemini CLI: `{"hooks": {"Event": [{"matcher"?, "hooks": [{"type": "command",
- * "command", "timeout"}]}]}}`. Hippo owns the groups whose handlers run `hippo … hook …`: install
+ * "command", "timeout"}]}]}}`. Tapedeck owns the groups whose handlers run `tapedeck … hook …`: install
  * replaces them in place (or appends), uninstall removes them and whatever they leave empty; every
  * other group, handler and key stays as it was.
  */
-import { isHippoHookCommand } from './command.js';
+import { isTapedeckHookCommand } from './command.js';
 import { isObject, type Json } from './json-file.js';
 
 export interface HookSpec {
@@ -14,9 +14,9 @@ export interface HookSpec {
   handler: Json;
 }
 
-const ours = (h: unknown) => isObject(h) && isHippoHookCommand(h.command);
+const ours = (h: unknown) => isObject(h) && isTapedeckHookCommand(h.command);
 
-/** Remove Hippo's handlers from one event's groups; returns the index of the first group that had one. */
+/** Remove Tapedeck's handlers from one event's groups; returns the index of the first group that had one. */
 function strip(groups: unknown[]): { rest: unknown[]; at: number } {
   const rest: unknown[] = [];
   let at = -1;
@@ -62,7 +62,7 @@ export function removeEventHooks(settings: Json): void {
   if (changed && Object.keys(hooks).length === 0) delete settings.hooks;
 }
 
-/** Does the object hold a Hippo hook handler anywhere (for status)? */
+/** Does the object hold a Tapedeck hook handler anywhere (for status)? */
 export function hookCommandsIn(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) hookCommandsIn(v, out);
   else if (isObject(value)) {

@@ -1,7 +1,7 @@
 /**
- * `hippo install <agent>` / `hippo uninstall <agent>`: build the plan for the agent and scope,
+ * `tapedeck install <agent>` / `tapedeck uninstall <agent>`: build the plan for the agent and scope,
  * print it, and apply it unless it is a dry run. Idempotent: installing again finds nothing to
- * change; uninstalling removes only what Hippo added.
+ * change; uninstalling removes only what Tapedeck added.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,8 +23,8 @@ const PLANS: Record<AgentId, (t: Target, mode: Mode) => AgentPlan> = {
   'gemini-cli': geminiPlan,
 };
 
-/** This package's bin/hippo.js. */
-export const DEFAULT_BIN = fileURLToPath(new URL('../../../bin/hippo.js', import.meta.url));
+/** This package's bin/tapedeck.js. */
+export const DEFAULT_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
 
 export interface InstallOptions {
   agent: string;
@@ -34,8 +34,8 @@ export interface InstallOptions {
   dryRun?: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   cwd?: string;
-  /** Hippo data folder to pass on to hooks and MCP when it is not the default. */
-  hippoHome?: string;
+  /** Tapedeck data folder to pass on to hooks and MCP when it is not the default. */
+  tapedeckHome?: string;
   /** Override what installed files run (tests, packaging). */
   node?: string;
   bin?: string;
@@ -62,12 +62,12 @@ export function resolveTarget(o: InstallOptions): Target {
   const cwd = o.cwd ?? process.cwd();
   const scope: Scope = o.workspace ? 'workspace' : 'global';
   const workspace = resolve(cwd, typeof o.workspace === 'string' ? o.workspace : '.');
-  const defaultHome = join(home, '.hippo');
-  const hippoHome = o.hippoHome ? resolve(o.hippoHome) : undefined;
+  const defaultHome = join(home, '.tapedeck');
+  const tapedeckHome = o.tapedeckHome ? resolve(o.tapedeckHome) : undefined;
   const inv: Invocation = {
     node: o.node ?? process.execPath,
     bin: o.bin ?? DEFAULT_BIN,
-    hippoHome: hippoHome && hippoHome !== defaultHome ? hippoHome : undefined,
+    tapedeckHome: tapedeckHome && tapedeckHome !== defaultHome ? tapedeckHome : undefined,
     platform: o.platform ?? process.platform,
   };
   return { agent: o.agent, scope, workspace, home, env, inv };
@@ -105,9 +105,9 @@ export function formatInstall(r: InstallResult): string {
   };
   const changed = r.changes.filter((c) => c.kind !== 'unchanged');
   const lines = [
-    `hippo ${r.mode} ${r.agent} (${r.scope})${r.dry_run ? ': dry run, nothing written' : ''}`,
+    `tapedeck ${r.mode} ${r.agent} (${r.scope})${r.dry_run ? ': dry run, nothing written' : ''}`,
     changed.length === 0
-      ? `  nothing to change: ${r.mode === 'install' ? 'already installed' : 'nothing of Hippo found'}`
+      ? `  nothing to change: ${r.mode === 'install' ? 'already installed' : 'nothing of Tapedeck found'}`
       : `  ${verb} change ${changed.length} file${changed.length === 1 ? '' : 's'}:`,
   ];
   for (const c of changed) {

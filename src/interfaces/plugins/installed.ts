@@ -1,8 +1,8 @@
 /**
- * Which agents are connected, for `hippo status`: an install plan that would change nothing means
+ * Which agents are connected, for `tapedeck status`: an install plan that would change nothing means
  * installed and current; one that would only add means not installed; anything else means an
- * older or edited install (moved Hippo, another Node, files changed by hand) that
- * `hippo install <agent>` would repair.
+ * older or edited install (moved Tapedeck, another Node, files changed by hand) that
+ * `tapedeck install <agent>` would repair.
  */
 import { AGENT_IDS, type AgentId } from '../../core/types.js';
 import type { Scope } from './agents/shared.js';
@@ -12,7 +12,7 @@ export interface IntegrationState {
   agent: AgentId;
   scope: Scope;
   state: 'installed' | 'outdated' | 'not installed' | 'unreadable';
-  /** Files that would change on `hippo install` (outdated), or why it could not be read. */
+  /** Files that would change on `tapedeck install` (outdated), or why it could not be read. */
   detail?: string[];
 }
 
@@ -30,7 +30,7 @@ export function installedIntegrations(base: Omit<InstallOptions, 'agent' | 'mode
           global: scope === 'global',
         });
         const changed = r.plan.changes.filter((c) => c.kind !== 'unchanged');
-        const traces = changed.filter((c) => c.before !== null && /hippo/i.test(c.before));
+        const traces = changed.filter((c) => c.before !== null && /tapedeck/i.test(c.before));
         if (changed.length === 0) out.push({ agent, scope, state: 'installed' });
         else if (traces.length === 0 && changed.length === r.plan.changes.length)
           out.push({ agent, scope, state: 'not installed' });

@@ -1,8 +1,8 @@
 /**
- * Editing a host's JSON settings without clobbering them: parse strictly (a file Hippo cannot
- * parse — comments, syntax errors — is never rewritten), change only Hippo's keys, and write back
+ * Editing a host's JSON settings without clobbering them: parse strictly (a file Tapedeck cannot
+ * parse — comments, syntax errors — is never rewritten), change only Tapedeck's keys, and write back
  * with the file's own indentation and final newline, so a file the host formatted comes back
- * byte for byte once Hippo's keys are removed again.
+ * byte for byte once Tapedeck's keys are removed again.
  */
 import { invalidInput } from '../../core/errors.js';
 
@@ -17,10 +17,10 @@ export function parseJsonObject(text: string | null, path: string): Json {
     v = JSON.parse(text);
   } catch (e) {
     throw invalidInput(
-      `${path} is not plain JSON (${(e as Error).message}); Hippo does not rewrite it. Fix it, or add Hippo's entries by hand (see hippo install --dry-run --json)`,
+      `${path} is not plain JSON (${(e as Error).message}); Tapedeck does not rewrite it. Fix it, or add Tapedeck's entries by hand (see tapedeck install --dry-run --json)`,
     );
   }
-  if (!isObject(v)) throw invalidInput(`${path} is not a JSON object; Hippo does not rewrite it`);
+  if (!isObject(v)) throw invalidInput(`${path} is not a JSON object; Tapedeck does not rewrite it`);
   return v;
 }
 

@@ -1,7 +1,7 @@
 /**
  * An install or uninstall is a plan first: every file it would touch, with its content before and
  * after. `--dry-run` prints the plan (the changed lines of each file) and writes nothing; applying
- * writes each changed file atomically (tmp + rename) and removes the files and folders Hippo owns.
+ * writes each changed file atomically (tmp + rename) and removes the files and folders Tapedeck owns.
  */
 import {
   mkdirSync,
@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 /** One file: `apply` turns the current content (null: absent) into the wanted one (null: remove). */
 export interface FileEdit {
   path: string;
-  /** What the edit is about, for the plan ("hooks SessionStart, Stop", "skill hippo-status"). */
+  /** What the edit is about, for the plan ("hooks SessionStart, Stop", "skill tapedeck-status"). */
   what: string;
   apply(before: string | null): string | null;
 }
@@ -98,7 +98,7 @@ export function lineDiff(before: string | null, after: string | null): string[] 
 
 export function writeFileAtomic(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.hippo-${process.pid}.tmp`;
+  const tmp = `${path}.tapedeck-${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }

@@ -9,7 +9,7 @@
  *     it, else in its first space.
  */
 import { type KeyScope, scopeAllows } from '../../core/api-keys.js';
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 
 export interface Access {
   /** `local` (a loopback caller without a key: the machine's owner) or `key:<id>`. */
@@ -40,7 +40,7 @@ export interface Gate {
   serverFiles(what: string): void;
 }
 
-export const forbidden = (message: string) => new HippoError('FORBIDDEN', message);
+export const forbidden = (message: string) => new TapedeckError('FORBIDDEN', message);
 
 export function createGate(access: Access): Gate {
   const allowed = access.spaces ? new Set(access.spaces) : null;

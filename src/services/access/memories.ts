@@ -15,7 +15,7 @@ export function scopeMemories(
   deps: { spaces: SpaceService; threadVisible: (id: string) => boolean },
 ): MemoryService {
   const missing = (ref: string) =>
-    notFound(`No memory "${ref}"; find one with \`hippo memory search\` or \`hippo memory list\``);
+    notFound(`No memory "${ref}"; find one with \`tapedeck memory search\` or \`tapedeck memory list\``);
 
   /** The stored id of a visible memory. */
   function own(ref: string): string {
@@ -28,7 +28,7 @@ export function scopeMemories(
     if (thread === undefined || thread === null || String(thread).trim() === '') return;
     const id = threadRef(String(thread)).thread;
     if (id && !deps.threadVisible(id))
-      throw notFound(`No thread "${id}" for the provenance; list threads with \`hippo threads\``);
+      throw notFound(`No thread "${id}" for the provenance; list threads with \`tapedeck threads\``);
   }
 
   /** A query input pinned to a visible space (every space only for unrestricted callers). */

@@ -20,7 +20,7 @@ export function scopeRules(r: RuleService, gate: Gate, deps: { spaces: SpaceServ
   };
   function own(ref: string): Rule {
     const rule = r.get(ref);
-    if (!visible(rule)) throw notFound(`No rule "${ref}"; list rules with \`hippo rules list\``);
+    if (!visible(rule)) throw notFound(`No rule "${ref}"; list rules with \`tapedeck rules list\``);
     return rule;
   }
   /** A restricted key writes only rules scoped to one of its spaces. */

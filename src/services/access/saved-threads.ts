@@ -3,7 +3,7 @@
  * handoffs and reads touch only threads the caller sees (others are NOT_FOUND). Thread ids are
  * global, so importing an id another space uses is a CONFLICT that says nothing more about it.
  */
-import { HippoError, notFound } from '../../core/errors.js';
+import { TapedeckError, notFound } from '../../core/errors.js';
 import type { ThreadRecord } from '../../ports/transcript-store.js';
 import type { ImportInput, SavedThreadService, SavedThreadSummary } from '../saved-threads/index.js';
 import type { Gate } from './access.js';
@@ -21,13 +21,13 @@ export function scopeSavedThreads(
   };
   function own(id: string): string {
     if (typeof id === 'string' && !visible(id))
-      throw notFound(`No saved thread "${id}"; create it with \`hippo thread import\``, { thread_id: id });
+      throw notFound(`No saved thread "${id}"; create it with \`tapedeck thread import\``, { thread_id: id });
     return id;
   }
   function placed<T extends ImportInput>(input: T): T {
     if (!gate.restricted) return input;
     if (input.id !== undefined && !visible(String(input.id)))
-      throw new HippoError('CONFLICT', `The thread id "${input.id}" is taken; choose another id`);
+      throw new TapedeckError('CONFLICT', `The thread id "${input.id}" is taken; choose another id`);
     return { ...input, space: gate.space(input.space, () => 'default') };
   }
 
@@ -71,7 +71,7 @@ export function scopeSavedThreads(
     handoff(input) {
       gate.require('write', 'a handoff');
       if (typeof input.thread === 'string' && !visible(input.thread))
-        throw notFound(`No thread "${input.thread}"; list threads with \`hippo threads\``, {
+        throw notFound(`No thread "${input.thread}"; list threads with \`tapedeck threads\``, {
           thread_id: input.thread,
         });
       return s.handoff(input);

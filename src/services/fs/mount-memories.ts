@@ -1,15 +1,15 @@
 /**
  * `/memories`: every active memory of the space under by-id, and the same files seen by label,
  * type and date (the event start, else the day it was recorded, UTC). A superseded or forgotten
- * memory is still readable at its by-id path (as `hippo memory show` reads it), never listed.
+ * memory is still readable at its by-id path (as `tapedeck memory show` reads it), never listed.
  *
  * Writes: a file under by-id, by-label/<label>, by-type/<type> or by-date/YYYY/MM/DD whose name is
  * not an existing id (`new.md`) creates a memory from its front matter and body (the folder adds
  * its label, type or date); writing an existing memory's file supersedes it when the text changed
  * (the old one stays readable with --as-of) and updates its other fields otherwise. rm forgets it
- * (a tombstone; `hippo memory restore` undoes it).
+ * (a tombstone; `tapedeck memory restore` undoes it).
  */
-import { HippoError, invalidInput, notFound } from '../../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
 import { UNIT_TYPES } from '../../core/memory.js';
 import { squash, titleFrom } from '../../core/text.js';
 import type { DateGranularity, KnowledgeCatalog } from '../../ports/knowledge-catalog.js';
@@ -53,7 +53,8 @@ export function createMemoriesMount({ memories, catalog, resolveSpace }: Memorie
       const m = memories.get(id);
       return m.id === id && m.space === space ? m : undefined;
     } catch (e) {
-      if (e instanceof HippoError && (e.code === 'NOT_FOUND' || e.code === 'INVALID_INPUT')) return undefined;
+      if (e instanceof TapedeckError && (e.code === 'NOT_FOUND' || e.code === 'INVALID_INPUT'))
+        return undefined;
       throw e;
     }
   }
@@ -356,9 +357,9 @@ export function createMemoriesMount({ memories, catalog, resolveSpace }: Memorie
         throw forbidden(`${at(segments)} is a folder; remove memories one file at a time`);
       const id = idOfFile(node.name)!;
       const m = find(id, space)!;
-      if (m.status === 'forgotten') throw new HippoError('CONFLICT', `Memory ${id} is already forgotten`);
+      if (m.status === 'forgotten') throw new TapedeckError('CONFLICT', `Memory ${id} is already forgotten`);
       memories.forget(id);
-      return { path: at(segments), status: 'forgotten', undo: `hippo memory restore ${id}` };
+      return { path: at(segments), status: 'forgotten', undo: `tapedeck memory restore ${id}` };
     },
 
     recall(query, segments, scope, limit) {

@@ -1,6 +1,6 @@
 /**
  * `/rules/<id>.md`: the standing rules visible in the space (global, agent, project and this
- * space's rules), in the order they apply. Read-only: rules change through `hippo rules`, where
+ * space's rules), in the order they apply. Read-only: rules change through `tapedeck rules`, where
  * scope and priority are explicit arguments rather than front matter to get wrong.
  */
 import { parseQuery } from '../../core/query.js';
@@ -30,7 +30,7 @@ export function createRulesMount({ rules }: { rules: RuleService }): Mount {
       title: r.title,
       created_at: r.created_at,
       updated_at: r.updated_at,
-      link: `hippo://fs${at([`${r.id}.md`])}`,
+      link: `tapedeck://fs${at([`${r.id}.md`])}`,
       writable: false,
       size: bytes(text),
       info: { scope: r.scope, priority: r.priority, enabled: r.enabled },

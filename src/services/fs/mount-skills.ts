@@ -2,9 +2,9 @@
  * `/skills/<name>/SKILL.md`: each skill's current SKILL.md exactly as stored, and its earlier
  * versions under `/skills/<name>/versions/<n>.md` (read-only). Archived skills are not listed but
  * stay readable at their path. Writing SKILL.md adds a skill (its front matter must name the
- * folder) or a new version of it; rm archives the skill (`hippo skills stage <name> active` undoes).
+ * folder) or a new version of it; rm archives the skill (`tapedeck skills stage <name> active` undoes).
  */
-import { HippoError, invalidInput, notFound } from '../../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
 import { parseSkillMd } from '../../core/skill.js';
 import type { SkillsService } from '../skills/service.js';
 import type { SkillSummary } from '../skills/views.js';
@@ -29,7 +29,8 @@ export function createSkillsMount({ skills }: { skills: SkillsService }): Mount 
     try {
       return skills.show(name, scope);
     } catch (e) {
-      if (e instanceof HippoError && (e.code === 'NOT_FOUND' || e.code === 'INVALID_INPUT')) return undefined;
+      if (e instanceof TapedeckError && (e.code === 'NOT_FOUND' || e.code === 'INVALID_INPUT'))
+        return undefined;
       throw e;
     }
   }
@@ -42,7 +43,7 @@ export function createSkillsMount({ skills }: { skills: SkillsService }): Mount 
       path: at([s.name, SKILL_FILE]),
       title: s.description,
       updated_at: s.updated_at,
-      link: `hippo://fs${at([s.name, SKILL_FILE])}`,
+      link: `tapedeck://fs${at([s.name, SKILL_FILE])}`,
       writable: true,
       size: bytes(text),
       info: { version: s.version, stage: s.stage, badge: s.badge },
@@ -61,7 +62,7 @@ export function createSkillsMount({ skills }: { skills: SkillsService }): Mount 
         title: v.note ?? `version ${v.version}`,
         created_at: v.created_at,
         updated_at: v.created_at,
-        link: `hippo://fs${at([name, 'versions', `${v.version}.md`])}`,
+        link: `tapedeck://fs${at([name, 'versions', `${v.version}.md`])}`,
         writable: false,
         size: bytes(text),
         info: { version: v.version, current: v.version === detail.version },
@@ -119,7 +120,7 @@ export function createSkillsMount({ skills }: { skills: SkillsService }): Mount 
       const doc = parseSkillMd(content, where);
       if (doc.name !== name)
         throw invalidInput(`${where}: the front matter names "${doc.name}", but the folder is "${name}"`);
-      const link = `hippo://fs${where}`;
+      const link = `tapedeck://fs${where}`;
       if (!summary(name, scope)) {
         const r = skills.add({ content, source: where, ...scope });
         return {
@@ -154,9 +155,9 @@ export function createSkillsMount({ skills }: { skills: SkillsService }): Mount 
         throw forbidden(`${at(segments)} cannot be removed: rm /skills/<name>/SKILL.md archives the skill`);
       const s = summary(name, scope);
       if (!s) throw notFound(`No skill ${name}`);
-      if (s.stage === 'archived') throw new HippoError('CONFLICT', `Skill ${name} is already archived`);
+      if (s.stage === 'archived') throw new TapedeckError('CONFLICT', `Skill ${name} is already archived`);
       skills.setStage(name, 'archived', scope);
-      return { path: at(segments), status: 'archived', undo: `hippo skills stage ${name} ${s.stage}` };
+      return { path: at(segments), status: 'archived', undo: `tapedeck skills stage ${name} ${s.stage}` };
     },
 
     recall(query, segments, scope, limit) {

@@ -1,9 +1,9 @@
 /**
- * `/threads`: every conversation Hippo holds (indexed transcripts and saved threads) as Markdown,
+ * `/threads`: every conversation Tapedeck holds (indexed transcripts and saved threads) as Markdown,
  * one step per `## #<step> role/kind · time · line` section, by id, by agent and by start date
- * (UTC). Like `hippo threads` and `hippo search`, threads are not filtered by space (indexed
+ * (UTC). Like `tapedeck threads` and `tapedeck search`, threads are not filtered by space (indexed
  * transcripts carry no space of their own); a thread's space shows in its front matter.
- * Read-only: threads change through `hippo thread import|append|reconcile`.
+ * Read-only: threads change through `tapedeck thread import|append|reconcile`.
  */
 import { squash } from '../../core/text.js';
 import type { DateGranularity, KnowledgeCatalog } from '../../ports/knowledge-catalog.js';
@@ -69,7 +69,7 @@ export function createThreadsMount({ store, transcripts, catalog }: ThreadsMount
       title: t.title ?? null,
       created_at: t.startedAt ?? null,
       updated_at: t.updatedAt ?? null,
-      link: `hippo://thread/${t.id}`,
+      link: `tapedeck://thread/${t.id}`,
       writable: false,
       size: null,
       info: { agent: t.agent, steps: t.stepCount, project: t.project ?? null, space: t.space },

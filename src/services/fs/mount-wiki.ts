@@ -1,9 +1,9 @@
 /**
  * `/wiki/**`: the space's wiki pages at their own paths, folders made from the paths. Read, write
  * and rm go through the wiki service, so writes are versioned and redacted and rm is a tombstone
- * (writing the page again restores it; old versions stay readable with `hippo wiki show --version`).
+ * (writing the page again restores it; old versions stay readable with `tapedeck wiki show --version`).
  */
-import { HippoError, invalidInput } from '../../core/errors.js';
+import { TapedeckError, invalidInput } from '../../core/errors.js';
 import type { WikiPageSummary, WikiService } from '../wiki.js';
 import { type FsDir, type FsFile, type FsNode, type FsScope, forbidden, type Mount, pathOf } from './tree.js';
 
@@ -18,7 +18,7 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       path: at(segments),
       title: p.title,
       updated_at: p.updated_at,
-      link: `hippo://fs${at(segments)}`,
+      link: `tapedeck://fs${at(segments)}`,
       writable: true,
       size: null,
       info: { version: p.version },
@@ -50,7 +50,7 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       kind: 'dir',
       name: prefix.at(-1) ?? 'wiki',
       path: at(prefix),
-      link: `hippo://fs${at(prefix)}`,
+      link: `tapedeck://fs${at(prefix)}`,
       writable: false,
       count: null,
       updated_at: pages.reduce<string | null>((m, p) => (m && m > p.updated_at ? m : p.updated_at), null),
@@ -70,7 +70,7 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
         const p = wiki.read(segments.join('/'), scope);
         return page(p, scope);
       } catch (e) {
-        if (!(e instanceof HippoError) || e.code !== 'NOT_FOUND') throw e;
+        if (!(e instanceof TapedeckError) || e.code !== 'NOT_FOUND') throw e;
       }
     }
     return folder(segments, scope);
@@ -96,7 +96,7 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       return {
         path,
         canonical: path,
-        link: `hippo://fs${path}`,
+        link: `tapedeck://fs${path}`,
         status: r.status,
         note:
           r.status === 'unchanged'
@@ -114,7 +114,7 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       return {
         path: at(r.path.split('/')),
         status: 'removed',
-        undo: `hippo wiki show ${r.path} --version=${r.version} (then write it again to restore it)`,
+        undo: `tapedeck wiki show ${r.path} --version=${r.version} (then write it again to restore it)`,
       };
     },
 

@@ -1,8 +1,8 @@
 /**
- * `/working-memory`: `today.md` (the space's briefing, regenerated when stale, as `hippo wm` reads
+ * `/working-memory`: `today.md` (the space's briefing, regenerated when stale, as `tapedeck wm` reads
  * it) and `YYYY-MM-DD.md` for the days with a stored briefing. Writing a day's file is a person's
  * edit: each `## Section` whose text differs from what is shown becomes that section's edit, and
- * survives regeneration of the others (the working-memory service's rule). Not removable: `hippo
+ * survives regeneration of the others (the working-memory service's rule). Not removable: `tapedeck
  * wm refresh --reset <section>` drops an edit.
  */
 import { parseQuery } from '../../core/query.js';
@@ -53,7 +53,7 @@ export function createWorkingMemoryMount({
       get updated_at() {
         return get().generated_at;
       },
-      link: `hippo://fs${at([name])}`,
+      link: `tapedeck://fs${at([name])}`,
       writable: true,
       size: null,
       get info() {
@@ -112,7 +112,7 @@ export function createWorkingMemoryMount({
       return {
         path,
         canonical: at([`${r.date}.md`]),
-        link: `hippo://fs${path}`,
+        link: `tapedeck://fs${path}`,
         status: r.changed.length ? 'updated' : 'unchanged',
         note: r.changed.length
           ? `Edited ${r.changed.join(', ')} of the ${r.date} briefing (kept when the rest regenerates)`

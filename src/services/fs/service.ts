@@ -1,5 +1,5 @@
 /**
- * One filesystem over Hippo's knowledge (`hippo fs`, the MCP fs tools): /memories, /threads,
+ * One filesystem over Tapedeck's knowledge (`tapedeck fs`, the MCP fs tools): /memories, /threads,
  * /skills, /rules, /wiki and /working-memory as folders and Markdown files, with ls, cat, stat,
  * find, grep, recall, write and rm. Each verb resolves the path through the mount that owns it;
  * the mounts call the domain services, so every rule of those services (validation, redaction,
@@ -9,7 +9,7 @@
  * is NOT_FOUND naming the nearest folder that does; a write or rm where the tree is read-only is
  * FORBIDDEN naming the places that are writable.
  */
-import { HippoError, invalidInput, notFound } from '../../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
 import { formatFsPath, parseFsPath } from '../../core/fs-path.js';
 import {
   bytes,
@@ -159,7 +159,7 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
       kind: 'dir',
       name: '/',
       path: '/',
-      link: 'hippo://fs/',
+      link: 'tapedeck://fs/',
       writable: false,
       count: mounts.length,
       list(offset, limit) {
@@ -223,7 +223,7 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
     const can = verb === 'write' ? m?.write : m?.remove;
     if (!m || !can)
       throw forbidden(
-        `${formatFsPath(segments)} is read-only. Writable: ${writablePlaces()}. Rules change with \`hippo rules\`, threads with \`hippo thread\`.`,
+        `${formatFsPath(segments)} is read-only. Writable: ${writablePlaces()}. Rules change with \`tapedeck rules\`, threads with \`tapedeck thread\`.`,
       );
     return m;
   }
@@ -354,7 +354,7 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
         return m.remove!(segments.slice(1), scope);
       } catch (e) {
         // A missing file gets the same nearest-folder message as every other verb.
-        if (e instanceof HippoError && e.code === 'NOT_FOUND') resolve(path, scope);
+        if (e instanceof TapedeckError && e.code === 'NOT_FOUND') resolve(path, scope);
         throw e;
       }
     },

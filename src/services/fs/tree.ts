@@ -1,9 +1,9 @@
 /**
- * The shapes of Hippo's virtual tree: a mount per domain (/memories, /threads, …) resolves path
+ * The shapes of Tapedeck's virtual tree: a mount per domain (/memories, /threads, …) resolves path
  * components to nodes. A folder lists its children a page at a time (a folder may hold 100,000
  * memories); a file renders its text only when read.
  */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import { formatFsPath } from '../../core/fs-path.js';
 
 /** Where a call works: an explicit space, or the one configured for the caller's directory. */
@@ -20,7 +20,7 @@ export interface FsMeta {
   title?: string | null;
   created_at?: string | null;
   updated_at?: string | null;
-  /** `hippo://memory/<id>`, `hippo://thread/<id>`, else `hippo://fs<path>`. */
+  /** `tapedeck://memory/<id>`, `tapedeck://thread/<id>`, else `tapedeck://fs<path>`. */
   link: string;
   writable: boolean;
   /** For a record seen through a view folder (by-label, by-date, …): its by-id path. */
@@ -96,7 +96,7 @@ export interface Mount {
 }
 
 export const pathOf = (mount: string, rest: readonly string[]) => formatFsPath([mount, ...rest]);
-export const fsLink = (path: string) => `hippo://fs${path}`;
+export const fsLink = (path: string) => `tapedeck://fs${path}`;
 
 export const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -131,8 +131,8 @@ export function pagedDir(
   };
 }
 
-export function forbidden(message: string): HippoError {
-  return new HippoError('FORBIDDEN', message);
+export function forbidden(message: string): TapedeckError {
+  return new TapedeckError('FORBIDDEN', message);
 }
 
 /** Record names in the tree: `<id>.md`. */

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { HippoError, invalidInput } from '../../core/errors.js';
+import { TapedeckError, invalidInput } from '../../core/errors.js';
 import { MEMORY_STATUSES } from '../../core/memory.js';
 import type { Rule } from '../../core/rules.js';
 import { parseScope } from '../../core/rules.js';
@@ -148,13 +148,13 @@ export function writeExport(deps: PortabilityDeps, dir: string, spaces: string[]
   if (existsSync(target)) {
     if (!statSync(target).isDirectory()) throw invalidInput(`${target} exists and is not a folder`);
     if (readdirSync(target).length > 0)
-      throw new HippoError('CONFLICT', `${target} is not empty; export into a new or empty folder`);
+      throw new TapedeckError('CONFLICT', `${target} is not empty; export into a new or empty folder`);
   }
   const bundle = deps.transaction.read(() => gather(deps, spaces));
   const manifest: Manifest = {
     format: FORMAT,
     format_version: FORMAT_VERSION,
-    hippo_version: deps.version,
+    tapedeck_version: deps.version,
     created_at: new Date((deps.now ?? Date.now)()).toISOString(),
     spaces: bundle.spaces,
     counts: countsOf(bundle),
@@ -163,7 +163,7 @@ export function writeExport(deps: PortabilityDeps, dir: string, spaces: string[]
   mkdirSync(dirname(target), { recursive: true });
   const tmp = join(
     dirname(target),
-    `.${basename(target)}.hippo-export-${process.pid}-${Date.now().toString(36)}`,
+    `.${basename(target)}.tapedeck-export-${process.pid}-${Date.now().toString(36)}`,
   );
   try {
     mkdirSync(tmp);
@@ -177,7 +177,7 @@ export function writeExport(deps: PortabilityDeps, dir: string, spaces: string[]
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     const err = e as NodeJS.ErrnoException;
-    throw new HippoError('STORAGE_UNAVAILABLE', `Cannot write the export to ${target}: ${err.message}`);
+    throw new TapedeckError('STORAGE_UNAVAILABLE', `Cannot write the export to ${target}: ${err.message}`);
   }
   return { dir: target, manifest, files: files.size };
 }

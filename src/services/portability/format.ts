@@ -22,7 +22,7 @@ import type { SkillRow, SkillsReader } from '../../ports/skills-store.js';
 import type { TranscriptStore } from '../../ports/transcript-store.js';
 import type { WikiPageRow, WikiReader } from '../../ports/wiki-store.js';
 
-export const FORMAT = 'hippo-export';
+export const FORMAT = 'tapedeck-export';
 export const FORMAT_VERSION = 1;
 
 export const FILES = {
@@ -64,7 +64,7 @@ export const zeroCounts = (): Counts => ({
 export interface Manifest {
   format: typeof FORMAT;
   format_version: number;
-  hippo_version: string;
+  tapedeck_version: string;
   created_at: string;
   spaces: string[];
   counts: Counts;

@@ -40,7 +40,7 @@ export interface ImportResult {
   dir: string;
   dry_run: boolean;
   format_version: number;
-  hippo_version: string;
+  tapedeck_version: string;
   exported_at: string;
   spaces: string[];
   created: Counts;
@@ -204,7 +204,7 @@ export function runImport(
     dir: resolve(dir),
     dry_run: !!opts.dryRun,
     format_version: parsed.manifest.format_version,
-    hippo_version: parsed.manifest.hippo_version,
+    tapedeck_version: parsed.manifest.tapedeck_version,
     exported_at: parsed.manifest.created_at,
     spaces: [...(parsed.manifest.spaces ?? [])],
     created: countsOf(created),

@@ -24,7 +24,7 @@ export interface ImportOptions {
   dryRun?: boolean;
 }
 
-/** `engine.portability`: what `hippo export` and `hippo import` call. */
+/** `engine.portability`: what `tapedeck export` and `tapedeck import` call. */
 export interface PortabilityService {
   /** Write the folder `dir` (new or empty). */
   export(dir: string, opts?: ExportOptions): ExportResult;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HippoError, invalidInput } from '../../core/errors.js';
+import { TapedeckError, invalidInput } from '../../core/errors.js';
 import { type Bundle, countsOf } from './export.js';
 import { attempt, fieldsOf } from './fields.js';
 import {
@@ -36,7 +36,7 @@ export interface Parsed {
 export function problemError(
   dir: string,
   problems: { file: string; line: number; message: string }[],
-): HippoError {
+): TapedeckError {
   const shown = problems
     .slice(0, MAX_PROBLEMS)
     .map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
@@ -52,7 +52,9 @@ export function readFolder(dir: string): Parsed {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw invalidInput(`${root} is not a folder`);
   const manifestPath = join(root, FILES.manifest);
   if (!existsSync(manifestPath))
-    throw invalidInput(`${root} has no ${FILES.manifest}; import reads a folder written by \`hippo export\``);
+    throw invalidInput(
+      `${root} has no ${FILES.manifest}; import reads a folder written by \`tapedeck export\``,
+    );
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
@@ -63,9 +65,9 @@ export function readFolder(dir: string): Parsed {
   if (!Number.isInteger(manifest.format_version) || manifest.format_version < 1)
     throw invalidInput(`${FILES.manifest}: "format_version" must be a whole number ≥ 1`);
   if (manifest.format_version > FORMAT_VERSION)
-    throw new HippoError(
+    throw new TapedeckError(
       'UNSUPPORTED',
-      `${FILES.manifest}: format version ${manifest.format_version} was written by a newer Hippo (${manifest.hippo_version}); this one reads version ${FORMAT_VERSION}`,
+      `${FILES.manifest}: format version ${manifest.format_version} was written by a newer Tapedeck (${manifest.tapedeck_version}); this one reads version ${FORMAT_VERSION}`,
     );
 
   const problems: { file: string; line: number; message: string }[] = [];

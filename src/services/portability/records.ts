@@ -2,7 +2,7 @@
  * Validation of each kind of export record, returning it in the canonical shape (the key order of
  * format.ts) so that it compares byte for byte with what the store would export. Every check that
  * the domain services make on input is made here too: a folder edited by hand, or written by
- * another tool, cannot put a record in the store that Hippo itself would have refused.
+ * another tool, cannot put a record in the store that Tapedeck itself would have refused.
  */
 import { isUnitType, statusOf } from '../../core/memory.js';
 import type { Rule } from '../../core/rules.js';

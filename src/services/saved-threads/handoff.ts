@@ -57,7 +57,9 @@ export function createHandoff(deps: {
     const sourceId = checkId(input.thread, 'thread id');
     const source = store.getThread(sourceId);
     if (!source)
-      throw notFound(`No thread "${sourceId}"; list threads with \`hippo threads\``, { thread_id: sourceId });
+      throw notFound(`No thread "${sourceId}"; list threads with \`tapedeck threads\``, {
+        thread_id: sourceId,
+      });
     const steps = readAllSteps(store, sourceId);
     const sections = buildHandoff(steps, { project: source.project });
     const base = checkTitle(input.title) ?? `Handoff: ${source.title ?? source.id}`;
@@ -82,7 +84,7 @@ export function createHandoff(deps: {
         id: `${prefix}${n}`,
         title,
         agent: source.agent,
-        sourceApp: 'hippo-handoff',
+        sourceApp: 'tapedeck-handoff',
         project: source.project,
         space: source.space,
         parentId: source.id,

@@ -57,7 +57,7 @@ const ROLE_SYNONYMS: Record<string, Role> = {
   function: 'tool',
 };
 
-/** Client app names that are one of Hippo's agents. */
+/** Client app names that are one of Tapedeck's agents. */
 const AGENT_BY_SOURCE: Record<string, AgentId> = {
   antigravity: 'antigravity',
   'google-antigravity': 'antigravity',
@@ -96,7 +96,7 @@ export function checkSpace(value: unknown): string {
   return value;
 }
 
-/** The agent for a client app name: one of Hippo's agents, else `other` (the name is kept as is). */
+/** The agent for a client app name: one of Tapedeck's agents, else `other` (the name is kept as is). */
 export function agentForSource(source: string | undefined): ThreadAgent {
   if (!source) return OTHER_AGENT;
   return AGENT_BY_SOURCE[source.trim().toLowerCase()] ?? OTHER_AGENT;

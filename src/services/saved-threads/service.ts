@@ -1,12 +1,12 @@
 /**
  * Saved threads: conversations any client uploads, kept in the same threads/steps as indexed
- * transcripts (so search, show and list cover them) under the source `hippo://thread/<id>`.
+ * transcripts (so search, show and list cover them) under the source `tapedeck://thread/<id>`.
  *
  * Every change runs in one write transaction, and every check (idempotency key, expected count,
  * duplicates) reads inside it: a retried, replayed or concurrent upload writes each message once,
  * and a failed one writes nothing.
  */
-import { HippoError, invalidInput, notFound } from '../../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
 import { titleFrom } from '../../core/text.js';
 import type { ThreadMeta } from '../../core/types.js';
 import { type IndexPolicy, prepareStep } from '../../ingest/prepare-step.js';
@@ -88,7 +88,7 @@ export interface SavedThreadSummary {
   updated_at: string;
 }
 
-/** A new saved thread made by Hippo itself (a handoff). */
+/** A new saved thread made by Tapedeck itself (a handoff). */
 export interface NewThread {
   id: string;
   title: string;
@@ -110,10 +110,11 @@ export interface SavedThreadServiceDeps {
 }
 
 /** The source of a saved thread's steps: not a file, so ingest never touches it. */
-export const savedThreadUri = (id: string) => `hippo://thread/${id.replace(/[%#?\s]/g, encodeURIComponent)}`;
+export const savedThreadUri = (id: string) =>
+  `tapedeck://thread/${id.replace(/[%#?\s]/g, encodeURIComponent)}`;
 
 const conflict = (message: string, details: Record<string, unknown>) =>
-  new HippoError('CONFLICT', message, details);
+  new TapedeckError('CONFLICT', message, details);
 
 export function createSavedThreadCore({
   store,
@@ -136,7 +137,7 @@ export function createSavedThreadCore({
           thread_id: id,
         },
       );
-    throw notFound(`No saved thread "${id}"; create it with \`hippo thread import\``, { thread_id: id });
+    throw notFound(`No saved thread "${id}"; create it with \`tapedeck thread import\``, { thread_id: id });
   }
 
   /** Store messages as steps `start`, `start + 1`, … (capped, redacted, indexed). */
@@ -397,7 +398,7 @@ export function createSavedThreadCore({
     };
   }
 
-  /** Create a thread Hippo made itself; `build` runs inside the transaction, so the id it picks is free. */
+  /** Create a thread Tapedeck made itself; `build` runs inside the transaction, so the id it picks is free. */
   function createOwn(build: (w: TranscriptWriter) => NewThread): NewThread & { total_messages: number } {
     return store.write((w) => {
       const t = build(w);

@@ -1,5 +1,5 @@
 /** Writing skills: add, update, stage, and the propose → accept / reject flow. */
-import { HippoError, invalidInput } from '../../core/errors.js';
+import { TapedeckError, invalidInput } from '../../core/errors.js';
 import { parseSkillMd, renderSkillMd, type SkillStage } from '../../core/skill.js';
 import type { SkillsCore } from './core.js';
 import { applyChange, cleanNote, docFromText, type SkillInput } from './documents.js';
@@ -27,9 +27,9 @@ export function createSkillAuthoring(core: SkillsCore) {
       const note = cleanNote(input.note);
       store.write((w) => {
         if (w.get(space, doc.name))
-          throw new HippoError(
+          throw new TapedeckError(
             'CONFLICT',
-            `Skill "${doc.name}" already exists in space ${space}; change it with \`hippo skills update\``,
+            `Skill "${doc.name}" already exists in space ${space}; change it with \`tapedeck skills update\``,
           );
         createSkill(w, space, doc, stage, note);
       });
@@ -130,9 +130,9 @@ export function createSkillAuthoring(core: SkillsCore) {
         const row = mustGet(space, name, w);
         const current = w.proposals(row.id).find((x) => x.id === p.id)!;
         if (current.status !== 'pending')
-          throw new HippoError('CONFLICT', `Proposal ${p.id} was already ${current.status}`);
+          throw new TapedeckError('CONFLICT', `Proposal ${p.id} was already ${current.status}`);
         if (current.baseVersion !== row.version && !opts.force)
-          throw new HippoError(
+          throw new TapedeckError(
             'CONFLICT',
             `Proposal ${p.id} was written against version ${current.baseVersion}; "${name}" is now at version ${row.version}. Review it, then accept with --force`,
           );
@@ -153,7 +153,7 @@ export function createSkillAuthoring(core: SkillsCore) {
       const space = resolveSpace(opts);
       const p = findProposal(mustGet(space, name), proposalId);
       if (p.status !== 'pending')
-        throw new HippoError('CONFLICT', `Proposal ${p.id} was already ${p.status}`);
+        throw new TapedeckError('CONFLICT', `Proposal ${p.id} was already ${p.status}`);
       store.write((w) => w.decideProposal(p.id, 'rejected', iso()));
       return { name, proposal: p.id, status: 'rejected' as const };
     },

@@ -29,7 +29,7 @@ export function createSkillsCore(deps: SkillsDeps) {
       const problem = skillNameProblem(name);
       throw problem
         ? invalidInput(`Invalid skill name: ${problem}`)
-        : notFound(`No skill "${name}" in space ${space}; list them with \`hippo skills list\``);
+        : notFound(`No skill "${name}" in space ${space}; list them with \`tapedeck skills list\``);
     }
     return row;
   }

@@ -53,7 +53,7 @@ export function docFromText(text: string, where: string): SkillDocument & { reda
   return { ...doc, redactions: r.redactions };
 }
 
-/** A new skill from fields: Hippo writes the front matter. */
+/** A new skill from fields: Tapedeck writes the front matter. */
 export function docFromFields(
   name: string,
   description: string,

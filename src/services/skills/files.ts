@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { HippoError, invalidInput, notFound } from '../../core/errors.js';
+import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
 
 export interface SkillFile {
   /** Path of the SKILL.md. */
@@ -126,7 +126,7 @@ export interface InstallResult {
 
 /**
  * Write a skill into `<workspace>/.agents/skills/<name>/SKILL.md`. An existing file is replaced
- * only when it is one of `known` (a version Hippo wrote) or `force` is set, so local edits are
+ * only when it is one of `known` (a version Tapedeck wrote) or `force` is set, so local edits are
  * never lost silently.
  */
 export function installSkillFile(opts: {
@@ -147,7 +147,7 @@ export function installSkillFile(opts: {
     if (current === opts.content) status = 'unchanged';
     else if (opts.force || opts.known.includes(current)) status = 'updated';
     else
-      throw new HippoError(
+      throw new TapedeckError(
         'CONFLICT',
         `${path} has local changes (it matches no version of "${opts.name}"); pass --force to overwrite it`,
         { path },

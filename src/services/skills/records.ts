@@ -21,7 +21,7 @@ export function createSkillRecords(core: SkillsCore) {
         }
         const found = threadStep(ref.thread, ref.step);
         if (found === 'no-thread')
-          throw notFound(`No thread "${ref.thread}"; list threads with \`hippo threads\``);
+          throw notFound(`No thread "${ref.thread}"; list threads with \`tapedeck threads\``);
         if (found === 'no-step') throw notFound(`Thread ${ref.thread} has no step ${ref.step}`);
       }
       const note = cleanNote(opts.note);

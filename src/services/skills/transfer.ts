@@ -1,5 +1,5 @@
 /** Skills to and from disk: install into a workspace, import and export SKILL.md folders. */
-import { HippoError, invalidInput } from '../../core/errors.js';
+import { TapedeckError, invalidInput } from '../../core/errors.js';
 import { renderSkillMd, type SkillDocument, type SkillStage } from '../../core/skill.js';
 import type { SkillsCore } from './core.js';
 import { docFromText } from './documents.js';
@@ -57,7 +57,7 @@ export function createSkillTransfer(core: SkillsCore) {
             throw invalidInput(`${f.file}: the name "${doc.name}" does not match its folder "${f.folder}"`);
           docs.push({ ...doc, file: f.file });
         } catch (e) {
-          if (e instanceof HippoError && e.code === 'INVALID_INPUT')
+          if (e instanceof TapedeckError && e.code === 'INVALID_INPUT')
             problems.push({ file: f.file, message: e.message });
           else throw e;
         }

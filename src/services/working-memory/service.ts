@@ -105,7 +105,7 @@ function isHeadingOf(name: string, section: WmSectionName): boolean {
 
 export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemoryService {
   const { store, spaces, projectSpaces = {}, maxAgeMinutes = 60, now = Date.now } = deps;
-  // Mapping only (no HIPPO_SPACE): where a project's threads belong does not depend on the caller.
+  // Mapping only (no TAPEDECK_SPACE): where a project's threads belong does not depend on the caller.
   const mapping = createSpaceService({ mappings: projectSpaces });
   const threadSpace = (t: ThreadRecord) =>
     t.space !== 'default' ? t.space : t.project ? mapping.resolve({ project: t.project }) : 'default';
@@ -207,7 +207,7 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
   function cleanBody(text: unknown, section: WmSectionName): string {
     if (typeof text !== 'string' || text.trim() === '')
       throw invalidInput(
-        `The text for "${WM_HEADINGS[section]}" is empty; to go back to the generated section use \`hippo wm refresh --reset ${section}\``,
+        `The text for "${WM_HEADINGS[section]}" is empty; to go back to the generated section use \`tapedeck wm refresh --reset ${section}\``,
       );
     const body = text.replace(/\r\n?/g, '\n').trim();
     if (body.length > MAX_SECTION_CHARS)

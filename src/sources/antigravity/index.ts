@@ -8,7 +8,7 @@ export { antigravityStep, nativeStepIndex, STEP_STRIDE, stepSlot } from './step-
 /**
  * Reads `~/.gemini/antigravity{,-ide,-cli}/brain/<conversationId>/.system_generated/logs/transcript*.jsonl`.
  * Step numbers are `step_index * 16 + slot` (see step-number.ts); `nativeStepIndex` recovers
- * Antigravity's own step number from a Hippo step.
+ * Antigravity's own step number from a Tapedeck step.
  */
 export const antigravityAdapter: SourceAdapter = {
   id: 'antigravity',

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import type { ParseIssue } from '../../core/types.js';
 import { antigravityAdapter } from './index.js';
 
-const home = mkdtempSync(join(tmpdir(), 'hippo-antigravity-'));
+const home = mkdtempSync(join(tmpdir(), 'tapedeck-antigravity-'));
 after(() => rmSync(home, { recursive: true, force: true }));
 
 function touch(rel: string, text = '{}\n'): string {
@@ -47,7 +47,7 @@ describe('antigravity locate', () => {
   });
 
   it('returns nothing for a home without Antigravity', () => {
-    const empty = mkdtempSync(join(tmpdir(), 'hippo-antigravity-empty-'));
+    const empty = mkdtempSync(join(tmpdir(), 'tapedeck-antigravity-empty-'));
     try {
       assert.deepEqual(
         antigravityAdapter.locate({ home: empty, env: {} }, () => assert.fail('no issue expected')),
@@ -59,7 +59,7 @@ describe('antigravity locate', () => {
   });
 
   it('reports a brain directory it cannot read and keeps going', () => {
-    const odd = mkdtempSync(join(tmpdir(), 'hippo-antigravity-loop-'));
+    const odd = mkdtempSync(join(tmpdir(), 'tapedeck-antigravity-loop-'));
     try {
       mkdirSync(join(odd, '.gemini/antigravity'), { recursive: true });
       // A symlink loop exists but can never be listed (ELOOP), like an unreadable directory.

@@ -1,7 +1,7 @@
 /**
  * Antigravity step numbers.
  *
- * Antigravity numbers its own steps (`step_index`) and Hippo keeps that number recoverable. One
+ * Antigravity numbers its own steps (`step_index`) and Tapedeck keeps that number recoverable. One
  * native step can become several normalized steps (a PLANNER_RESPONSE carries thinking, visible
  * text and tool calls), so each native step owns a block of STEP_STRIDE numbers:
  *
@@ -12,7 +12,7 @@
  *   slots 2–15  a planner's tool calls, in order (at most 14; more are reported as an issue)
  *
  * Numbers stay unique and stable while the file grows, and the native index is
- * `Math.floor(step / 16)`: `hippo://thread/antigravity:<id>#1234` is native step 77, slot 2 (its
+ * `Math.floor(step / 16)`: `tapedeck://thread/antigravity:<id>#1234` is native step 77, slot 2 (its
  * first tool call). Step windows must therefore be taken by order (ORDER BY step), never by
  * numeric distance.
  */
@@ -30,17 +30,17 @@ export const SLOT = {
 /** Tool calls one native step can number; later ones still pair with results but get no step. */
 export const MAX_TOOL_CALL_SLOTS = STEP_STRIDE - SLOT.firstToolCall;
 
-/** Hippo step number of `slot` within native step `stepIndex`. */
+/** Tapedeck step number of `slot` within native step `stepIndex`. */
 export function antigravityStep(stepIndex: number, slot: number): number {
   return stepIndex * STEP_STRIDE + slot;
 }
 
-/** The native Antigravity `step_index` a Hippo step number came from. */
+/** The native Antigravity `step_index` a Tapedeck step number came from. */
 export function nativeStepIndex(step: number): number {
   return Math.floor(step / STEP_STRIDE);
 }
 
-/** The slot of a Hippo step number inside its native step (see SLOT). */
+/** The slot of a Tapedeck step number inside its native step (see SLOT). */
 export function stepSlot(step: number): number {
   return step - nativeStepIndex(step) * STEP_STRIDE;
 }

@@ -8,7 +8,7 @@ import { claudeCodeAdapter } from './index.js';
 
 const roots: string[] = [];
 function tempHome(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-claude-locate-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-claude-locate-'));
   roots.push(dir);
   return dir;
 }

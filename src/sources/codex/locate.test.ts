@@ -8,7 +8,7 @@ import { codexAdapter } from './index.js';
 
 const roots: string[] = [];
 function tempHome(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hippo-codex-locate-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-codex-locate-'));
   roots.push(dir);
   return dir;
 }

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import type { ParseIssue } from '../../core/types.js';
 import { geminiCliAdapter } from './index.js';
 
-const home = mkdtempSync(join(tmpdir(), 'hippo-gemini-'));
+const home = mkdtempSync(join(tmpdir(), 'tapedeck-gemini-'));
 after(() => rmSync(home, { recursive: true, force: true }));
 
 function touch(base: string, rel: string, text = '{}\n'): string {
@@ -63,7 +63,7 @@ describe('gemini-cli locate', () => {
   });
 
   it('honours GEMINI_CLI_HOME over the home directory', () => {
-    const other = mkdtempSync(join(tmpdir(), 'hippo-gemini-home-'));
+    const other = mkdtempSync(join(tmpdir(), 'tapedeck-gemini-home-'));
     try {
       const only = touch(other, '.gemini/tmp/ci-runner/chats/session-2026-03-01T12-00-0badf00d.jsonl');
       const found = geminiCliAdapter.locate({ home, env: { GEMINI_CLI_HOME: other } }, () =>
@@ -76,7 +76,7 @@ describe('gemini-cli locate', () => {
   });
 
   it('returns nothing without a Gemini folder and reports an unreadable chats folder', () => {
-    const empty = mkdtempSync(join(tmpdir(), 'hippo-gemini-empty-'));
+    const empty = mkdtempSync(join(tmpdir(), 'tapedeck-gemini-empty-'));
     try {
       assert.deepEqual(
         geminiCliAdapter.locate({ home: empty, env: {} }, () => assert.fail('no issue')),

@@ -1,6 +1,6 @@
 /** PostgreSQL implementation of the KeyStore port (schema: migrations/008-api-keys.ts). */
 import type { ApiKeyRecord, KeyScope } from '../../core/api-keys.js';
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { KeyStore, StoredKey } from '../../ports/key-store.js';
 import type { PgStore } from './open.js';
 import { pgGuard } from './skill-wiki-guard.js';
@@ -33,7 +33,7 @@ const toRecord = (r: Omit<KeyRow, 'hash'>): ApiKeyRecord => ({
 });
 
 /** The same CONFLICT the SQLite store raises for a duplicate id or digest. */
-const conflict = () => new HippoError('CONFLICT', 'A key with this id or secret exists already');
+const conflict = () => new TapedeckError('CONFLICT', 'A key with this id or secret exists already');
 
 export function createPgKeyStore({ pg }: PgStore): KeyStore {
   return {

@@ -1,5 +1,5 @@
 /** Row mapping, parameters and filter SQL for the PostgreSQL memory store. */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { Memory } from '../../core/memory.js';
 import type { MemoryFilter } from '../../ports/memory-store.js';
 import { type MemoryRow, toMemory, toRow } from '../memory-row.js';
@@ -42,16 +42,20 @@ export function filterSql(f: MemoryFilter, p: Params): string {
   return where.join(' AND ') || 'TRUE';
 }
 
-/** Run a store call, turning a PostgreSQL refusal into a HippoError (connection loss already is one). */
+/** Run a store call, turning a PostgreSQL refusal into a TapedeckError (connection loss already is one). */
 export function pgGuard(label: string): <T>(fn: () => T) => T {
   return (fn) => {
     try {
       return fn();
     } catch (e) {
       if (e instanceof PgError)
-        throw new HippoError('STORAGE_UNAVAILABLE', `The PostgreSQL server ${label} refused: ${e.message}`, {
-          sqlstate: e.code,
-        });
+        throw new TapedeckError(
+          'STORAGE_UNAVAILABLE',
+          `The PostgreSQL server ${label} refused: ${e.message}`,
+          {
+            sqlstate: e.code,
+          },
+        );
       throw e;
     }
   };

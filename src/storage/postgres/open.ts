@@ -3,7 +3,7 @@
  * `public`), apply migrations once under an advisory lock (several servers may start at once),
  * and find out what the server can do beyond the contract (pg_trgm, pgvector).
  */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { BackendCapabilities } from '../../ports/stores.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { connectPgSync, type PgSync, type PgSyncOptions } from './sync-client.js';
@@ -16,18 +16,21 @@ export interface PgStore {
   capabilities: BackendCapabilities;
 }
 
-/** Split Hippo's own `schema` parameter off the URL (the driver would not know it). */
+/** Split Tapedeck's own `schema` parameter off the URL (the driver would not know it). */
 export function parseDatabaseUrl(url: string): { url: string; schema: string } {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new HippoError('INVALID_INPUT', 'The database URL is not a valid postgres:// URL');
+    throw new TapedeckError('INVALID_INPUT', 'The database URL is not a valid postgres:// URL');
   }
   const schema = u.searchParams.get('schema') ?? 'public';
   u.searchParams.delete('schema');
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
-    throw new HippoError('INVALID_INPUT', `The schema "${schema}" must be lower-case letters, digits and _`);
+    throw new TapedeckError(
+      'INVALID_INPUT',
+      `The schema "${schema}" must be lower-case letters, digits and _`,
+    );
   return { url: u.toString(), schema };
 }
 
@@ -78,18 +81,18 @@ function migrate(pg: PgSync): void {
   pg.transaction(() => {
     // Re-read inside the lock: two processes opening a new store must not both migrate it.
     pg.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    pg.exec('CREATE TABLE IF NOT EXISTS hippo_schema (version INTEGER NOT NULL)');
+    pg.exec('CREATE TABLE IF NOT EXISTS tapedeck_schema (version INTEGER NOT NULL)');
     const current =
-      pg.one<{ version: number }>('SELECT max(version) AS version FROM hippo_schema')?.version ?? 0;
+      pg.one<{ version: number }>('SELECT max(version) AS version FROM tapedeck_schema')?.version ?? 0;
     if (current > latest)
-      throw new HippoError(
+      throw new TapedeckError(
         'STORAGE_UNAVAILABLE',
-        `${pg.label} was written by a newer Hippo (schema ${current} > ${latest}); upgrade Hippo`,
+        `${pg.label} was written by a newer Tapedeck (schema ${current} > ${latest}); upgrade Tapedeck`,
       );
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
       pg.exec(m.sql);
-      pg.query('INSERT INTO hippo_schema (version) VALUES ($1)', [m.version]);
+      pg.query('INSERT INTO tapedeck_schema (version) VALUES ($1)', [m.version]);
     }
   }, 'read-write');
 }

@@ -33,7 +33,7 @@ export const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const init = workerData;
 const pg = require(init.pgPath);
-// int8 (counts, sums) and numeric as numbers: every number Hippo stores fits in 2^53.
+// int8 (counts, sums) and numeric as numbers: every number Tapedeck stores fits in 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 let client;
@@ -47,7 +47,7 @@ async function connection() {
     connectionString: init.url,
     connectionTimeoutMillis: init.connectTimeoutMs,
     statement_timeout: init.statementTimeoutMs,
-    application_name: new URL(init.url).searchParams.get('application_name') || 'hippo',
+    application_name: new URL(init.url).searchParams.get('application_name') || 'tapedeck',
     options: '-c search_path=' + init.searchPath.replace(/ /g, ''),
   });
   c.on('error', () => { broken = true; });

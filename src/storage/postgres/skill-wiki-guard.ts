@@ -4,7 +4,7 @@
  * case, and text PostgreSQL cannot hold (a NUL character; SQLite stores it) becomes INVALID_INPUT
  * instead of a driver error. Connection loss already arrives as STORAGE_UNAVAILABLE.
  */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import { PgError } from './sync-client.js';
 
 export const UNIQUE_VIOLATION = '23505';
@@ -14,17 +14,19 @@ export function isUniqueViolation(e: unknown): boolean {
 }
 
 /** Map a PostgreSQL refusal; `conflict` builds the CONFLICT for a unique violation. */
-export function mapPgError(e: unknown, conflict?: () => HippoError): unknown {
+export function mapPgError(e: unknown, conflict?: () => TapedeckError): unknown {
   if (!(e instanceof PgError)) return e;
   if (e.code === UNIQUE_VIOLATION && conflict) return conflict();
   // 22021: invalid byte sequence (a NUL in text); 22P05: untranslatable character.
   if (e.code === '22021' || e.code === '22P05')
-    return new HippoError('INVALID_INPUT', `The text cannot be stored: ${e.message}`, { sqlstate: e.code });
+    return new TapedeckError('INVALID_INPUT', `The text cannot be stored: ${e.message}`, {
+      sqlstate: e.code,
+    });
   return e;
 }
 
 /** Run `fn` with its PostgreSQL errors mapped (see mapPgError). */
-export function pgGuard<T>(fn: () => T, conflict?: () => HippoError): T {
+export function pgGuard<T>(fn: () => T, conflict?: () => TapedeckError): T {
   try {
     return fn();
   } catch (e) {

@@ -5,7 +5,7 @@
  * the total in one statement, `trust` its three counts in one, `upsertTest` reports whether it
  * created the row through `RETURNING`.
  */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { ParsedQuery } from '../../core/query.js';
 import { SKILL_OUTCOMES, type SkillOutcome, type SkillStage } from '../../core/skill.js';
 import type {
@@ -291,9 +291,9 @@ export function createPgSkillsStore({ pg }: PgStore): SkillsStore {
       } catch (e) {
         // Only reachable by a writer outside the store's write lock; same words as the service.
         if (isUniqueViolation(e))
-          throw new HippoError(
+          throw new TapedeckError(
             'CONFLICT',
-            `Skill "${row.name}" already exists in space ${row.space}; change it with \`hippo skills update\``,
+            `Skill "${row.name}" already exists in space ${row.space}; change it with \`tapedeck skills update\``,
           );
         throw e;
       }

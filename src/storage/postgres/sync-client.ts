@@ -1,5 +1,5 @@
 /**
- * A synchronous PostgreSQL client. Hippo's store ports are synchronous (the embedded SQLite
+ * A synchronous PostgreSQL client. Tapedeck's store ports are synchronous (the embedded SQLite
  * driver is), so the `pg` driver runs in a worker thread and each call blocks the caller on a
  * shared flag until the worker answers — the same one-request-at-a-time model as SQLite, with
  * the round trip to the server added. A lost connection is reopened on the next call; a call
@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import { WORKER_SOURCE, type WorkerInit, type WorkerReply, type WorkerRequest } from './pg-worker.js';
 
 export type Row = Record<string, unknown>;
@@ -38,7 +38,7 @@ export interface PgSync {
   exec(sql: string): void;
   /**
    * Run `fn` in a transaction (a savepoint when nested). A top-level `write` transaction takes
-   * Hippo's store-wide write lock first, like SQLite's IMMEDIATE: writers queue, never interleave.
+   * Tapedeck's store-wide write lock first, like SQLite's IMMEDIATE: writers queue, never interleave.
    * `read` sees one snapshot throughout; `read-write` writes without the store lock (schema setup).
    */
   transaction<T>(fn: () => T, mode?: TxMode): T;
@@ -49,7 +49,7 @@ export interface PgSync {
 export type TxMode = 'read' | 'write' | 'read-write';
 
 export interface PgSyncOptions {
-  /** The schema(s) unqualified names resolve in, e.g. `hippo, public`. */
+  /** The schema(s) unqualified names resolve in, e.g. `tapedeck, public`. */
   searchPath?: string;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
@@ -105,7 +105,7 @@ export function connectPgSync(
   };
 
   const unavailable = (why: string) =>
-    new HippoError('STORAGE_UNAVAILABLE', `The PostgreSQL server ${label} is unavailable: ${why}`);
+    new TapedeckError('STORAGE_UNAVAILABLE', `The PostgreSQL server ${label} is unavailable: ${why}`);
 
   const call = (req: WorkerRequest): WorkerReply => {
     if (closed) throw unavailable('the connection was closed');

@@ -184,7 +184,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
                 OFFSET 0) w
               OFFSET 0) z), '[]') AS counts`,
       [exact, full, like, lex],
-      'hippo_transcript_term_counts',
+      'tapedeck_transcript_term_counts',
     );
     const total = r?.total ?? 0;
     const counts = r?.counts ?? [];

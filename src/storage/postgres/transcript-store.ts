@@ -7,7 +7,7 @@
  * `externalChanges()` reads `transcript_version`, a counter every write transaction bumps, minus
  * the bumps this store made itself: it moves only when another connection commits a write.
  */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { ParsedQuery } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import type {
@@ -369,7 +369,7 @@ function analyze(db: PgStore): void {
   try {
     db.pg.exec('ANALYZE (SKIP_LOCKED) threads, steps');
   } catch (e) {
-    if (e instanceof HippoError) throw e;
+    if (e instanceof TapedeckError) throw e;
   }
   cleanPendingLists(db);
 }
@@ -381,6 +381,6 @@ function cleanPendingLists(db: PgStore): void {
        WHERE i IS NOT NULL`,
     );
   } catch (e) {
-    if (e instanceof HippoError) throw e;
+    if (e instanceof TapedeckError) throw e;
   }
 }

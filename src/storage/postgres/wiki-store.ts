@@ -3,7 +3,7 @@
  * sqlite/wiki-store.ts. Search ranks with FTS5's bm25 and cuts FTS5's snippet (fts5-rank.ts), so
  * hits, scores and snippets equal SQLite's — one round trip per search.
  */
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { ParsedQuery } from '../../core/query.js';
 import type {
   WikiPageRow,
@@ -147,7 +147,7 @@ export function createPgWikiStore({ pg }: PgStore): WikiStore {
       } catch (e) {
         // Only reachable by a writer outside the store's write lock.
         if (isUniqueViolation(e))
-          throw new HippoError(
+          throw new TapedeckError(
             'CONFLICT',
             `The wiki page ${row.path} was just created by another writer; read it again before writing`,
           );

@@ -1,6 +1,6 @@
 /** SQLite implementation of the KeyStore port (schema: migrations/008-api-keys.ts). */
 import type { ApiKeyRecord, KeyScope } from '../../core/api-keys.js';
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import type { KeyStore, StoredKey } from '../../ports/key-store.js';
 import { lazyStatements } from './lazy-statements.js';
 import { type Db, mapSqliteError } from './open.js';
@@ -53,7 +53,7 @@ export function createSqliteKeyStore(db: Db): KeyStore {
         (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' ||
         (e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
       )
-        throw new HippoError('CONFLICT', 'A key with this id or secret exists already');
+        throw new TapedeckError('CONFLICT', 'A key with this id or secret exists already');
       throw mapSqliteError(e, path);
     }
   }

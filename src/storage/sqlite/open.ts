@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { HippoError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/errors.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Db = BetterSqlite3.Database;
@@ -17,7 +17,7 @@ function loadDriver(): typeof BetterSqlite3 {
   try {
     return require('better-sqlite3') as typeof BetterSqlite3;
   } catch (e) {
-    throw new HippoError(
+    throw new TapedeckError(
       'STORAGE_UNAVAILABLE',
       `The SQLite driver (better-sqlite3) could not be loaded on Node ${process.versions.node}: ${(e as Error).message.split('\n')[0]}. Rebuild it with: npm rebuild better-sqlite3`,
     );
@@ -63,9 +63,9 @@ function migrate(db: Db, path: string): void {
     db.transaction(() => {
       const current = version();
       if (current > latest) {
-        throw new HippoError(
+        throw new TapedeckError(
           'STORAGE_UNAVAILABLE',
-          `${path} was written by a newer Hippo (schema ${current} > ${latest}); upgrade Hippo`,
+          `${path} was written by a newer Tapedeck (schema ${current} > ${latest}); upgrade Tapedeck`,
         );
       }
       for (const m of MIGRATIONS) {
@@ -90,14 +90,14 @@ export function sqliteGuard(path: string): <T>(fn: () => T) => T {
   };
 }
 
-/** Turn driver errors into a HippoError a user can act on. */
+/** Turn driver errors into a TapedeckError a user can act on. */
 export function mapSqliteError(e: unknown, path: string): Error {
-  if (e instanceof HippoError) return e;
+  if (e instanceof TapedeckError) return e;
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
   const msg = err.message ?? String(e);
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
-    return new HippoError(
+    return new TapedeckError(
       'STORAGE_UNAVAILABLE',
       `The database ${path} is locked by another process; try again`,
       {
@@ -105,15 +105,19 @@ export function mapSqliteError(e: unknown, path: string): Error {
       },
     );
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY'))
-    return new HippoError('STORAGE_UNAVAILABLE', `The database ${path} is read-only; check its permissions`, {
-      sqlite: code,
-    });
+    return new TapedeckError(
+      'STORAGE_UNAVAILABLE',
+      `The database ${path} is read-only; check its permissions`,
+      {
+        sqlite: code,
+      },
+    );
   if (code === 'SQLITE_CANTOPEN')
-    return new HippoError('STORAGE_UNAVAILABLE', `Cannot open the database ${path}: ${msg}`, {
+    return new TapedeckError('STORAGE_UNAVAILABLE', `Cannot open the database ${path}: ${msg}`, {
       sqlite: code,
     });
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
-    return new HippoError(
+    return new TapedeckError(
       'STORAGE_UNAVAILABLE',
       `The database ${path} is damaged or not a database (${msg})`,
       {
@@ -121,6 +125,6 @@ export function mapSqliteError(e: unknown, path: string): Error {
       },
     );
   if (code === 'SQLITE_FULL')
-    return new HippoError('STORAGE_UNAVAILABLE', `The disk holding ${path} is full`, { sqlite: code });
+    return new TapedeckError('STORAGE_UNAVAILABLE', `The disk holding ${path} is full`, { sqlite: code });
   return e instanceof Error ? e : new Error(msg);
 }

@@ -79,7 +79,7 @@ function stageSql(filter: SkillListFilter, alias = ''): { sql: string; params: u
   return { sql, params };
 }
 
-export function createSqliteSkillsStore(db: Db, path = 'hippo.db'): SkillsStore {
+export function createSqliteSkillsStore(db: Db, path = 'tapedeck.db'): SkillsStore {
   const guard = sqliteGuard(path);
   const stmt = lazyStatements(db, {
     get: 'SELECT * FROM skills WHERE space = ? AND name = ?',

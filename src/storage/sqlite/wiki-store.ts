@@ -33,7 +33,7 @@ const toVersion = (r: Record<string, unknown>): WikiVersionRow => ({
 /** LIKE pattern for paths under a folder, with LIKE's wildcards escaped. */
 const under = (prefix: string) => `${prefix.replace(/[\\%_]/g, '\\$&')}/%`;
 
-export function createSqliteWikiStore(db: Db, path = 'hippo.db'): WikiStore {
+export function createSqliteWikiStore(db: Db, path = 'tapedeck.db'): WikiStore {
   const guard = sqliteGuard(path);
   const stmt = lazyStatements(db, {
     get: 'SELECT * FROM wiki_pages WHERE space = ? AND path = ?',

@@ -1,5 +1,5 @@
 /**
- * `hippo context`: the startup payload for an agent session (rules, working memory, relevant
+ * `tapedeck context`: the startup payload for an agent session (rules, working memory, relevant
  * memories, skills) within a token budget. Markdown on stdout, or one JSON document.
  */
 import type { Command } from 'commander';
@@ -13,7 +13,7 @@ export function registerContextBundleCommands(program: Command): void {
     )
     .option('--agent <id>', 'antigravity, claude-code, codex or gemini-cli (for agent-scoped rules)')
     .option('--project <dir>', 'the project directory (for project rules and memories; . for here)')
-    .option('--space <name>', 'space (default: HIPPO_SPACE, the project mapping, or default)')
+    .option('--space <name>', 'space (default: TAPEDECK_SPACE, the project mapping, or default)')
     .option(
       '--budget <tokens>',
       'at most this many tokens, 100 to 100,000 (default 1500; estimated as characters/4)',
@@ -38,7 +38,7 @@ export function registerContextBundleCommands(program: Command): void {
             process.stdout.write(b.markdown);
             if (process.stderr.isTTY)
               warn(
-                `hippo: ${b.tokens} of ${b.budget} tokens, ${b.items.length} items, ${b.omitted.length} left out`,
+                `tapedeck: ${b.tokens} of ${b.budget} tokens, ${b.items.length} items, ${b.omitted.length} left out`,
               );
           }
         } finally {

@@ -24,7 +24,7 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
       issues: { total: stats.issues, recent: issues },
     };
     if (flags.json) return printJson(report);
-    print(`Hippo doctor — Node ${report.node}`);
+    print(`Tapedeck doctor — Node ${report.node}`);
     print(
       `database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`,
     );
@@ -32,7 +32,7 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
     for (const a of agents) {
       const behind =
         a.filesOnDisk > a.filesIndexed
-          ? `  (${a.filesOnDisk - a.filesIndexed} not indexed yet: run \`hippo index\`)`
+          ? `  (${a.filesOnDisk - a.filesIndexed} not indexed yet: run \`tapedeck index\`)`
           : '';
       print(
         `${a.name.padEnd(18)} ${String(a.filesOnDisk).padStart(6)} files on disk ${String(a.threads).padStart(6)} threads ${String(a.steps).padStart(8)} steps${behind}`,

@@ -1,4 +1,4 @@
-/** The actions of `hippo fs …` (loaded only when one runs). */
+/** The actions of `tapedeck fs …` (loaded only when one runs). */
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
 import type { FsEntry } from '../../../services/fs/index.js';

@@ -1,5 +1,5 @@
 /**
- * `hippo fs ls|cat|stat|find|grep|recall|write|rm`: one filesystem over Hippo's knowledge
+ * `tapedeck fs ls|cat|stat|find|grep|recall|write|rm`: one filesystem over Tapedeck's knowledge
  * (/memories, /threads, /skills, /rules, /wiki, /working-memory). Declared here; the actions load
  * fs-run.ts when they run.
  */
@@ -8,15 +8,15 @@ import { action, jsonOpt } from '../define.js';
 
 const run = () => import('./fs-run.js');
 const spaceOpt = () =>
-  new Option('--space <name>', 'space to work in (default: HIPPO_SPACE, the project mapping, or default)');
+  new Option('--space <name>', 'space to work in (default: TAPEDECK_SPACE, the project mapping, or default)');
 
 export function registerFsCommands(program: Command): void {
   const fs = program
     .command('fs')
-    .description('browse Hippo as files: /memories /threads /skills /rules /wiki /working-memory')
+    .description('browse Tapedeck as files: /memories /threads /skills /rules /wiki /working-memory')
     .addHelpText(
       'after',
-      "\nPaths are Hippo's own tree, never files on this machine. Writable: /memories (new.md creates a memory),\n/skills/<name>/SKILL.md, /wiki/**, /working-memory/today.md. See docs/fs.md.",
+      "\nPaths are Tapedeck's own tree, never files on this machine. Writable: /memories (new.md creates a memory),\n/skills/<name>/SKILL.md, /wiki/**, /working-memory/today.md. See docs/fs.md.",
     );
 
   fs.command('ls')

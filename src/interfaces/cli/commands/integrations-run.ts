@@ -1,4 +1,4 @@
-/** The work of `hippo install|uninstall`, `hippo queue` and `hippo status`. */
+/** The work of `tapedeck install|uninstall`, `tapedeck queue` and `tapedeck status`. */
 import { join } from 'node:path';
 import { createLogger } from '../../hooks/log.js';
 import { countFiles, scanQueue } from '../../hooks/queue.js';
@@ -27,7 +27,7 @@ export async function runInstallCommand(
     workspace: f.workspace,
     global: f.global,
     dryRun: f.dryRun,
-    hippoHome: f.home ?? process.env.HIPPO_HOME,
+    tapedeckHome: f.home ?? process.env.TAPEDECK_HOME,
   });
   if (f.json) printJson({ ...r, plan: undefined, files: r.plan.changes });
   else print(formatInstall(r));
@@ -49,7 +49,7 @@ export async function runQueueFlush(f: QueueFlags): Promise<void> {
   });
   if (f.json) return printJson(r);
   if (f.fromHook) return;
-  if (!r.ran) return print('another queue worker is running; it saves what is queued (see hippo status)');
+  if (!r.ran) return print('another queue worker is running; it saves what is queued (see tapedeck status)');
   for (const x of r.saved) print(`saved   ${x.thread} (${x.target}, ${x.how})`);
   for (const x of r.failed) print(`failed  ${x.thread}: ${x.error} [${x.outcome}]`);
   for (const b of r.bad) print(`set aside corrupted ${b.file}: ${b.reason}`);
@@ -74,7 +74,7 @@ export async function runQueueList(f: GlobalFlags): Promise<void> {
       `${item.thread}  queued ${item.queuedAt}  attempts ${item.attempts}${item.lastError ? `  last error: ${item.lastError}` : ''}`,
     );
   if (out.failed)
-    print(`${out.failed} gave up: ${join(s.paths.failed)} (retry with hippo queue flush --retry-failed)`);
+    print(`${out.failed} gave up: ${join(s.paths.failed)} (retry with tapedeck queue flush --retry-failed)`);
   if (out.corrupted) print(`${out.corrupted} corrupted, set aside in ${s.paths.bad}`);
 }
 
@@ -86,12 +86,12 @@ export interface StatusFlags extends GlobalFlags {
 export async function runStatus(f: StatusFlags): Promise<void> {
   const s = readHookSettings(process.env, f.home);
   const st = await hookStatus(s, { session: f.session, agent: f.agent });
-  const agents = installedIntegrations({ hippoHome: f.home ?? process.env.HIPPO_HOME }).filter(
+  const agents = installedIntegrations({ tapedeckHome: f.home ?? process.env.TAPEDECK_HOME }).filter(
     (a) => a.state !== 'not installed',
   );
   if (f.json) return printJson({ ...st, integrations: agents });
   const when = (iso?: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '—');
-  print(`Hippo ${tildify(st.hippo_home)}: ${st.ok ? 'capture OK' : 'capture needs attention'}`);
+  print(`Tapedeck ${tildify(st.tapedeck_home)}: ${st.ok ? 'capture OK' : 'capture needs attention'}`);
   if (st.server) {
     print(
       `  server     ${st.server.url}: ${st.server.answering ? 'answering' : `NOT answering (${st.server.error})`}`,
@@ -115,10 +115,10 @@ export async function runStatus(f: StatusFlags): Promise<void> {
   if (saves.length === 0) print('  last save  none yet');
   for (const r of saves)
     if (r) print(`  last save  ${r.agent.padEnd(12)} ${when(r.at)} ${r.thread} (${r.target})`);
-  if (agents.length === 0) print('  agents     none connected (hippo install <agent>)');
+  if (agents.length === 0) print('  agents     none connected (tapedeck install <agent>)');
   for (const a of agents)
     print(
-      `  agent      ${a.agent} (${a.scope}): ${a.state}${a.state === 'installed' ? '' : ` — run hippo install ${a.agent}${a.scope === 'workspace' ? ' --workspace' : ''}${a.detail ? ` (${a.detail[0]})` : ''}`}`,
+      `  agent      ${a.agent} (${a.scope}): ${a.state}${a.state === 'installed' ? '' : ` — run tapedeck install ${a.agent}${a.scope === 'workspace' ? ' --workspace' : ''}${a.detail ? ` (${a.detail[0]})` : ''}`}`,
     );
   if (st.session)
     print(

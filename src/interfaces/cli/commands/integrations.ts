@@ -1,7 +1,7 @@
 /**
- * Agent integrations: `hippo install|uninstall <agent>`, `hippo hook <agent> <event>` (what the
- * installed hooks run; bin/hippo.js starts it without loading the CLI), `hippo queue` and
- * `hippo status`. Declarations only; the work is in integrations-run.ts and interfaces/hooks/.
+ * Agent integrations: `tapedeck install|uninstall <agent>`, `tapedeck hook <agent> <event>` (what the
+ * installed hooks run; bin/tapedeck.js starts it without loading the CLI), `tapedeck queue` and
+ * `tapedeck status`. Declarations only; the work is in integrations-run.ts and interfaces/hooks/.
  */
 import type { Command } from 'commander';
 import { action, jsonOpt } from '../define.js';
@@ -16,7 +16,7 @@ export function registerIntegrationCommands(program: Command): void {
       .description(
         mode === 'install'
           ? `connect an agent (${AGENTS}): hooks, MCP server, skills and instructions; again changes nothing`
-          : 'remove what `hippo install` added for an agent, and nothing else',
+          : 'remove what `tapedeck install` added for an agent, and nothing else',
       )
       .argument('<agent>', AGENTS)
       .option(
@@ -42,7 +42,7 @@ export function registerIntegrationCommands(program: Command): void {
 
   const queue = program
     .command('queue')
-    .description('sessions waiting to be saved (hippo queue <command> --help)');
+    .description('sessions waiting to be saved (tapedeck queue <command> --help)');
   queue
     .command('flush')
     .description(

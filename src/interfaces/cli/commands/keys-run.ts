@@ -1,4 +1,4 @@
-/** The work behind `hippo keys …` (loaded only when one of those commands runs). */
+/** The work behind `tapedeck keys …` (loaded only when one of those commands runs). */
 import type { KeyView } from '../../../services/keys.js';
 import { type GlobalFlags, openEngine } from '../context.js';
 import { print, printJson, warn } from '../output.js';
@@ -26,7 +26,7 @@ export async function runKeysCreate(
     print(key);
     warn(`Created ${line(record)}`);
     warn(
-      'This is the only time the key is shown: store it now. Send it as "Authorization: Bearer <key>" or "X-Hippo-Api-Key: <key>".',
+      'This is the only time the key is shown: store it now. Send it as "Authorization: Bearer <key>" or "X-Tapedeck-Api-Key: <key>".',
     );
   } finally {
     engine.close();
@@ -40,7 +40,7 @@ export async function runKeysList(f: GlobalFlags): Promise<void> {
     if (f.json) return printJson({ keys });
     if (keys.length === 0)
       return print(
-        'No API keys. Create one with: hippo keys create --name <name> [--space S] [--scope read|write|admin]',
+        'No API keys. Create one with: tapedeck keys create --name <name> [--space S] [--scope read|write|admin]',
       );
     for (const k of keys) print(line(k));
   } finally {

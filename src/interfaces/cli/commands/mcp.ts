@@ -1,6 +1,6 @@
 import type { GlobalFlags } from '../context.js';
 
-/** `hippo mcp`: the MCP server over stdio. stdout carries only JSON-RPC from here on. */
+/** `tapedeck mcp`: the MCP server over stdio. stdout carries only JSON-RPC from here on. */
 export async function runMcp(flags: GlobalFlags): Promise<void> {
   const { startStdioServer } = await import('../../mcp/stdio.js');
   await startStdioServer({

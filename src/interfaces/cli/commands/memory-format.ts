@@ -42,10 +42,10 @@ export function formatMemory(m: MemoryDetail): string {
       `recorded ${m.created_at} · updated ${m.updated_at} · valid from ${m.valid_from}${m.valid_to ? ` to ${m.valid_to}` : ''}`,
     ),
   );
-  if (m.superseded_by) lines.push(`superseded by: hippo://memory/${m.superseded_by}`);
+  if (m.superseded_by) lines.push(`superseded by: tapedeck://memory/${m.superseded_by}`);
   if (m.supersedes.length)
-    lines.push(`supersedes: ${m.supersedes.map((id) => `hippo://memory/${id}`).join(', ')}`);
-  if (m.forgotten_at) lines.push(`forgotten ${m.forgotten_at} (hippo memory restore ${m.id})`);
+    lines.push(`supersedes: ${m.supersedes.map((id) => `tapedeck://memory/${id}`).join(', ')}`);
+  if (m.forgotten_at) lines.push(`forgotten ${m.forgotten_at} (tapedeck memory restore ${m.id})`);
   lines.push('', m.content);
   return lines.join('\n');
 }

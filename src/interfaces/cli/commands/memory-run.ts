@@ -1,4 +1,4 @@
-/** The work behind `hippo memory …` (loaded only when one of those commands runs). */
+/** The work behind `tapedeck memory …` (loaded only when one of those commands runs). */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { invalidInput } from '../../../core/errors.js';
@@ -147,7 +147,7 @@ export async function runMemoryList(f: FilterFlags & { status?: string; offset?:
       offset: intOption('offset', f.offset),
     });
     if (f.json) printJson(r);
-    else if (r.memories.length === 0) print('No memories here. Add one with `hippo memory add "…"`.');
+    else if (r.memories.length === 0) print('No memories here. Add one with `tapedeck memory add "…"`.');
     else {
       for (const m of r.memories) print(formatMemoryLine(m));
       if (r.next_offset !== null) print(`… more: --offset ${r.next_offset}`);
@@ -198,7 +198,7 @@ export async function runMemoryLifecycle(
     else
       print(
         verb === 'forget'
-          ? `Forgot ${m.id} (hidden; \`hippo memory restore ${m.id}\` brings it back).`
+          ? `Forgot ${m.id} (hidden; \`tapedeck memory restore ${m.id}\` brings it back).`
           : `Restored ${m.id} (${m.status}).`,
       );
   } finally {

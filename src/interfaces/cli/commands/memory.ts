@@ -1,5 +1,5 @@
 /**
- * `hippo memory …`: durable memories (add, show, update, list, search, supersede, forget,
+ * `tapedeck memory …`: durable memories (add, show, update, list, search, supersede, forget,
  * restore, purge). Declarations only; the work is in memory-run.ts, loaded when a command runs.
  */
 import { type Command, Option } from 'commander';
@@ -19,7 +19,7 @@ function contentOptions(cmd: Command): Command {
     .option('--importance <x>', 'how much it matters, 0 to 1 (default 0.5)')
     .option('--confidence <x>', 'how sure it is, 0 to 1 (default 1)')
     .option('--project <dir>', 'the project directory it is about')
-    .option('--thread <id>', 'provenance: the thread it came from (id or hippo://thread/<id>#<step>)')
+    .option('--thread <id>', 'provenance: the thread it came from (id or tapedeck://thread/<id>#<step>)')
     .option('--steps <A-B>', 'provenance: the step range in that thread')
     .option('--source <file-or-url>', 'provenance: a file or URL it came from')
     .option('--event-start <date>', 'when the event it records began (YYYY-MM-DD or ISO time)')
@@ -38,7 +38,10 @@ function filterOptions(cmd: Command): Command {
       new Option('--type <type>', 'only this unit type (repeatable: any of them)').argParser(collect),
     )
     .option('--project <dir>', 'only memories of this project directory or below it')
-    .option('--space <space>', 'the space to look in (default: HIPPO_SPACE, the project mapping, or default)')
+    .option(
+      '--space <space>',
+      'the space to look in (default: TAPEDECK_SPACE, the project mapping, or default)',
+    )
     .option('--all-spaces', 'look in every space')
     .option('--as-of <date>', 'what was valid then, superseded memories included')
     .option('--since <date>', 'happened since (event date, else when recorded)')
@@ -49,7 +52,7 @@ export function registerMemoriesCommands(program: Command): void {
   const memory = program
     .command('memory')
     .description(
-      'durable memories: facts, decisions, preferences… with provenance (hippo memory <command> --help)',
+      'durable memories: facts, decisions, preferences… with provenance (tapedeck memory <command> --help)',
     );
 
   contentOptions(
@@ -58,14 +61,17 @@ export function registerMemoriesCommands(program: Command): void {
       .description('save a memory; the same thing said again returns the existing one (labels merged)')
       .argument('<content...>', 'what to remember ("-" reads standard input)'),
   )
-    .option('--space <space>', 'the space to save in (default: HIPPO_SPACE, the project mapping, or default)')
+    .option(
+      '--space <space>',
+      'the space to save in (default: TAPEDECK_SPACE, the project mapping, or default)',
+    )
     .addOption(jsonOpt())
     .action(action(async (flags, words: string[]) => (await run()).runMemoryAdd(words, flags)));
 
   memory
     .command('show')
     .description('show one memory in full, with its provenance')
-    .argument('<id>', 'memory id, hippo://memory/<id> link, or an id prefix of 8+ characters')
+    .argument('<id>', 'memory id, tapedeck://memory/<id> link, or an id prefix of 8+ characters')
     .addOption(jsonOpt())
     .action(action(async (flags, id: string) => (await run()).runMemoryShow(id, flags)));
 

@@ -1,4 +1,4 @@
-/** `hippo migrate --to URL`: copy the local store into a server store; resumable, idempotent. */
+/** `tapedeck migrate --to URL`: copy the local store into a server store; resumable, idempotent. */
 import { loadConfig } from '../../../app/config.js';
 import { migrateTo } from '../../../app/migrate.js';
 import type { GlobalFlags } from '../context.js';
@@ -22,5 +22,5 @@ export async function runMigrate(flags: MigrateFlags): Promise<void> {
     `  knowledge:   ${n(r.knowledge.created)} records created, ${n(r.knowledge.unchanged)} already there, ${r.knowledge.conflicts.length} conflicts`,
   );
   for (const c of r.knowledge.conflicts.slice(0, 20)) print(`    conflict: ${JSON.stringify(c)}`);
-  print('API keys are not copied: create the server’s own with `hippo keys create`.');
+  print('API keys are not copied: create the server’s own with `tapedeck keys create`.');
 }

@@ -1,4 +1,4 @@
-/** The actions of `hippo export` and `hippo import` (loaded only when one runs). */
+/** The actions of `tapedeck export` and `tapedeck import` (loaded only when one runs). */
 import type { Counts } from '../../../services/portability/index.js';
 import { type GlobalFlags, openEngine } from '../context.js';
 import { print, printJson, warn } from '../output.js';

@@ -1,5 +1,5 @@
 /**
- * `hippo export DIR` and `hippo import DIR`: one portable folder (JSON Lines plus Markdown) with
+ * `tapedeck export DIR` and `tapedeck import DIR`: one portable folder (JSON Lines plus Markdown) with
  * memories, rules, skills, wiki pages, saved threads and working-memory edits. Declared here; the
  * actions load portability-run.ts when they run.
  */
@@ -18,7 +18,7 @@ export function registerPortabilityCommands(program: Command): void {
     .addOption(
       new Option(
         '--space <name>',
-        'the space to export (default: HIPPO_SPACE, the project mapping, or default)',
+        'the space to export (default: TAPEDECK_SPACE, the project mapping, or default)',
       ),
     )
     .option('--all-spaces', 'every space')
@@ -28,7 +28,7 @@ export function registerPortabilityCommands(program: Command): void {
   program
     .command('import')
     .description(
-      'restore a folder written by `hippo export` (all or nothing; importing twice changes nothing)',
+      'restore a folder written by `tapedeck export` (all or nothing; importing twice changes nothing)',
     )
     .argument('<dir>', 'the export folder')
     .option('--space <name>', 'put every record into this space instead of the one it came from')

@@ -26,7 +26,7 @@ export async function runQuickstart(flags: GlobalFlags & { query?: string }): Pr
   if (demo && !existsSync(EXAMPLES_HOME)) throw new Error(`bundled samples missing at ${EXAMPLES_HOME}`);
   const engine = demo
     ? createEngine(
-        { ...config, dbPath: join(config.hippoHome, 'demo', 'hippo.db') },
+        { ...config, dbPath: join(config.tapedeckHome, 'demo', 'tapedeck.db') },
         { locateHome: EXAMPLES_HOME },
       )
     : createEngine(config);
@@ -42,13 +42,13 @@ export async function runQuickstart(flags: GlobalFlags & { query?: string }): Pr
     );
     print(formatIndexSummary(summary));
     print('');
-    print(`$ hippo search "${query}"`);
+    print(`$ tapedeck search "${query}"`);
     print(formatSearch(result));
     print('');
     print(
       demo
-        ? `Explore the samples: HIPPO_DB=${tildify(engine.config.dbPath)} hippo search "flaky test rounding"`
-        : 'Next: hippo search "<your question>", hippo threads, hippo show <thread> --step N, hippo mcp',
+        ? `Explore the samples: TAPEDECK_DB=${tildify(engine.config.dbPath)} tapedeck search "flaky test rounding"`
+        : 'Next: tapedeck search "<your question>", tapedeck threads, tapedeck show <thread> --step N, tapedeck mcp',
     );
   } finally {
     engine.close();

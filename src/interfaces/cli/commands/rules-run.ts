@@ -1,4 +1,4 @@
-/** The work behind `hippo rules …` (loaded only when one of those commands runs). */
+/** The work behind `tapedeck rules …` (loaded only when one of those commands runs). */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { invalidInput } from '../../../core/errors.js';
@@ -70,7 +70,7 @@ export async function runRulesList(
       print(
         r.rules.length
           ? r.rules.map((x, i) => formatRule(x, i)).join('\n\n')
-          : 'No rules. Add one with `hippo rules add "…"`.',
+          : 'No rules. Add one with `tapedeck rules add "…"`.',
       );
   } finally {
     engine.close();

@@ -1,5 +1,5 @@
 /**
- * `hippo rules …`: standing rules (always-on instructions) scoped to everyone, an agent, a
+ * `tapedeck rules …`: standing rules (always-on instructions) scoped to everyone, an agent, a
  * project or a space. Declarations only; the work is in rules-run.ts.
  */
 import type { Command } from 'commander';
@@ -11,7 +11,7 @@ const SCOPE = 'global (default), agent:<id>, project:<dir> or space:<name>';
 export function registerRulesCommands(program: Command): void {
   const rules = program
     .command('rules')
-    .description('standing rules agents always follow, per scope (hippo rules <command> --help)');
+    .description('standing rules agents always follow, per scope (tapedeck rules <command> --help)');
 
   rules
     .command('add')
@@ -59,7 +59,7 @@ export function registerRulesCommands(program: Command): void {
     .description('the enabled rules that apply to an agent, project and space, in order')
     .option('--agent <id>', 'antigravity, claude-code, codex or gemini-cli')
     .option('--project <dir>', 'the project directory')
-    .option('--space <space>', 'the space (default: HIPPO_SPACE, the project mapping, or default)')
+    .option('--space <space>', 'the space (default: TAPEDECK_SPACE, the project mapping, or default)')
     .addOption(jsonOpt())
     .action(action(async (flags) => (await run()).runRulesResolve(flags)));
 }

@@ -9,7 +9,7 @@ export function refreshQuietly(engine: Engine): void {
   try {
     engine.transcripts.index();
   } catch (e) {
-    warn(`hippo: index not refreshed (${(e as Error).message}); results may be stale`);
+    warn(`tapedeck: index not refreshed (${(e as Error).message}); results may be stale`);
   }
 }
 

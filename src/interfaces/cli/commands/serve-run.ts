@@ -1,5 +1,5 @@
 /**
- * `hippo serve`: the HTTP server until SIGINT/SIGTERM, then a graceful stop (requests in flight
+ * `tapedeck serve`: the HTTP server until SIGINT/SIGTERM, then a graceful stop (requests in flight
  * finish, bounded) and the engine closed. One line on stderr at start; stdout stays empty.
  * `--workers N` (N > 1) runs N server processes on the port (http/cluster.ts): this process
  * becomes the primary, and each worker re-enters here through `clusterWorker()`.
@@ -22,7 +22,7 @@ export interface ServeFlags extends GlobalFlags {
 }
 
 /** The port the primary chose for its workers (it wins over --port 0). */
-const PORT_ENV = 'HIPPO_SERVE_PORT';
+const PORT_ENV = 'TAPEDECK_SERVE_PORT';
 
 const freePort = (host: string) =>
   new Promise<number>((resolve, reject) => {
@@ -34,7 +34,7 @@ const freePort = (host: string) =>
     });
   });
 
-const log = (line: string) => process.stderr.write(`hippo serve: ${line}\n`);
+const log = (line: string) => process.stderr.write(`tapedeck serve: ${line}\n`);
 
 const storeOf = (engine: Engine) =>
   engine.stats().backend === 'postgres' ? engine.stores.location : engine.config.dbPath;
@@ -155,7 +155,7 @@ async function runWorker(
   o: ServeOptions,
   { slot, workers }: { slot: number; workers: number },
 ): Promise<void> {
-  const wlog = (line: string) => process.stderr.write(`hippo serve [worker ${slot}]: ${line}\n`);
+  const wlog = (line: string) => process.stderr.write(`tapedeck serve [worker ${slot}]: ${line}\n`);
   await serveAsWorker(async () => {
     const engine = openEngine(f, { local: true });
     const indexer = slot === 1 && o.refreshMs > 0;

@@ -1,5 +1,5 @@
 /**
- * `hippo serve` (the REST API and MCP over HTTP) and `hippo keys …` (the API keys it accepts).
+ * `tapedeck serve` (the REST API and MCP over HTTP) and `tapedeck keys …` (the API keys it accepts).
  * Declarations only; the work is in serve-run.ts and keys-run.ts.
  */
 import type { Command } from 'commander';
@@ -28,7 +28,7 @@ export function registerServeCommands(program: Command): void {
 
   const keys = program
     .command('keys')
-    .description('API keys for `hippo serve` (hippo keys <command> --help)');
+    .description('API keys for `tapedeck serve` (tapedeck keys <command> --help)');
   const run = () => import('./keys-run.js');
 
   keys
@@ -50,7 +50,7 @@ export function registerServeCommands(program: Command): void {
   keys
     .command('revoke')
     .description('revoke a key: it stops working at once, also on a running server')
-    .argument('<id>', 'key id (from hippo keys list)')
+    .argument('<id>', 'key id (from tapedeck keys list)')
     .addOption(jsonOpt())
     .action(action(async (flags, id: string) => (await run()).runKeysRevoke(id, flags)));
 }

@@ -25,7 +25,7 @@ export async function runShow(thread: string, flags: ShowFlags): Promise<void> {
     if (flags.json) printJson(result);
     else {
       print(formatSteps(result.thread, result.steps, step));
-      if (result.next !== null) print(`\n… more: hippo show ${result.thread.id} --from ${result.next}`);
+      if (result.next !== null) print(`\n… more: tapedeck show ${result.thread.id} --from ${result.next}`);
     }
   } finally {
     engine.close();

@@ -1,4 +1,4 @@
-/** The actions of `hippo skills …` (loaded only when one runs). */
+/** The actions of `tapedeck skills …` (loaded only when one runs). */
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
 import type { SkillInput } from '../../../services/skills/service.js';
@@ -105,7 +105,7 @@ export const runList = (f: SkillFlags) =>
     (r: { skills: SkillSummary[] }) =>
       r.skills.length
         ? r.skills.map(line).join('\n')
-        : 'No skills yet. Add one with `hippo skills add SKILL.md`.',
+        : 'No skills yet. Add one with `tapedeck skills add SKILL.md`.',
   );
 
 export const runFind = (task: string, f: SkillFlags) =>
@@ -119,7 +119,7 @@ export const runFind = (task: string, f: SkillFlags) =>
       }),
     (r: { hits: { name: string; badge: string; description: string; stage: string }[] }) =>
       r.hits.length
-        ? `${r.hits.map((h) => `${h.name}  [${h.badge}]${h.stage === 'active' ? '' : ` ${h.stage}`} — ${h.description}`).join('\n')}\n(hippo skills show NAME loads one)`
+        ? `${r.hits.map((h) => `${h.name}  [${h.badge}]${h.stage === 'active' ? '' : ` ${h.stage}`} — ${h.description}`).join('\n')}\n(tapedeck skills show NAME loads one)`
         : 'No skill matches this task.',
   );
 
@@ -214,8 +214,8 @@ export const runPropose = (file: string | undefined, f: SkillFlags) =>
     (e) => e.skills.propose(input(file, f)),
     (r: { status: string; name: string; proposal: string | null }) =>
       r.status === 'created'
-        ? `Created draft skill ${r.name} (activate it with \`hippo skills stage ${r.name} active\`)`
-        : `Proposed a change to ${r.name}: ${r.proposal}\nreview: hippo skills proposals ${r.name}\naccept: hippo skills accept ${r.name} --proposal ${r.proposal?.slice(0, 8)}`,
+        ? `Created draft skill ${r.name} (activate it with \`tapedeck skills stage ${r.name} active\`)`
+        : `Proposed a change to ${r.name}: ${r.proposal}\nreview: tapedeck skills proposals ${r.name}\naccept: tapedeck skills accept ${r.name} --proposal ${r.proposal?.slice(0, 8)}`,
   );
 
 export const runProposals = (name: string, f: SkillFlags) =>
@@ -269,7 +269,8 @@ export async function runInstall(name: string, f: SkillFlags): Promise<void> {
       const lines = [
         `${r.status === 'unchanged' ? 'Already installed' : r.status === 'updated' ? 'Updated' : 'Installed'} v${r.version}: ${tildify(r.path)}`,
       ];
-      if (f.excludeFromGit && !r.git_exclude) warn('hippo: not inside a git repository; nothing to exclude');
+      if (f.excludeFromGit && !r.git_exclude)
+        warn('tapedeck: not inside a git repository; nothing to exclude');
       if (r.git_exclude)
         lines.push(
           `${r.git_exclude.added ? 'Excluded from git' : 'Already excluded from git'}: ${r.git_exclude.pattern} in ${tildify(r.git_exclude.file)}`,

@@ -1,5 +1,5 @@
 /**
- * `hippo skills …`: SKILL.md bundles with versions, stages, evidence, tests, outcomes and a trust
+ * `tapedeck skills …`: SKILL.md bundles with versions, stages, evidence, tests, outcomes and a trust
  * badge. Declared here; each action loads skills-run.ts (and the engine) only when it runs.
  */
 import { type Command, Option } from 'commander';
@@ -7,7 +7,7 @@ import { action, jsonOpt } from '../define.js';
 
 const run = () => import('./skills-run.js');
 const spaceOpt = () =>
-  new Option('--space <name>', 'space to work in (default: HIPPO_SPACE, the project mapping, or default)');
+  new Option('--space <name>', 'space to work in (default: TAPEDECK_SPACE, the project mapping, or default)');
 const noteOpt = () => new Option('--note <text>', 'why: kept with the version, check or outcome');
 const versionOpt = (what: string) => new Option('--version <n>', what);
 
@@ -93,7 +93,7 @@ export function registerSkillsCommands(program: Command): void {
 
   skills
     .command('evidence')
-    .description('link evidence (hippo://memory/<id>, hippo://thread/<id>#<step>); no links: list it')
+    .description('link evidence (tapedeck://memory/<id>, tapedeck://thread/<id>#<step>); no links: list it')
     .argument('<name>', 'skill name')
     .argument('[links...]', 'evidence links')
     .option('--remove', 'remove these links instead')

@@ -1,4 +1,4 @@
-/** The actions of `hippo thread …` (loaded only when one runs). */
+/** The actions of `tapedeck thread …` (loaded only when one runs). */
 import { readFileSync } from 'node:fs';
 import { invalidInput } from '../../../core/errors.js';
 import {
@@ -95,7 +95,7 @@ export async function runHandoff(id: string, flags: GlobalFlags & { title?: stri
     if (flags.json) printJson(r);
     else {
       print(r.markdown);
-      warn(`\nSaved as ${r.id} (hippo show ${r.id})`);
+      warn(`\nSaved as ${r.id} (tapedeck show ${r.id})`);
     }
   } finally {
     engine.close();
@@ -125,7 +125,7 @@ export async function runShowSaved(
       print(`\n#${m.index} ${m.role}${m.external_id ? ` [${m.external_id}]` : ''} · ${m.timestamp ?? ''}`);
       print(m.content.replace(/^/gm, '    '));
     }
-    if (r.next !== null) print(`\n… more: hippo thread show ${t.id} --from ${r.next}`);
+    if (r.next !== null) print(`\n… more: tapedeck thread show ${t.id} --from ${r.next}`);
   } finally {
     engine.close();
   }
@@ -140,7 +140,7 @@ export async function runListSaved(flags: GlobalFlags & { limit?: string; offset
     });
     if (flags.json) printJson({ threads: list });
     else if (list.length === 0)
-      print('No saved threads yet. Save one with `hippo thread import --file F.json`.');
+      print('No saved threads yet. Save one with `tapedeck thread import --file F.json`.');
     else
       for (const t of list)
         print(

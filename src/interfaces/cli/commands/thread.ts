@@ -1,5 +1,5 @@
 /**
- * `hippo thread import|append|reconcile|handoff|show|list`: saved threads. Declared here; each
+ * `tapedeck thread import|append|reconcile|handoff|show|list`: saved threads. Declared here; each
  * action loads thread-run.ts (and the engine) only when it runs.
  */
 import type { Command } from 'commander';

@@ -1,4 +1,4 @@
-/** The actions of `hippo wiki …` (loaded only when one runs). */
+/** The actions of `tapedeck wiki …` (loaded only when one runs). */
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
 import type { WikiHit, WikiPage, WikiPageSummary, WikiWriteResult } from '../../../services/wiki.js';
@@ -94,5 +94,5 @@ export const runRemove = (path: string, f: WikiFlags) =>
     f,
     (e) => e.wiki.remove(path, scope(f)),
     (r) =>
-      `Removed ${r.path} (v${r.version} stays readable: hippo wiki show ${r.path} --version=${r.version})`,
+      `Removed ${r.path} (v${r.version} stays readable: tapedeck wiki show ${r.path} --version=${r.version})`,
   );

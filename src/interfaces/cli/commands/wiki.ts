@@ -1,5 +1,5 @@
 /**
- * `hippo wiki write|show|list|rm|search`: free Markdown pages (architecture notes, runbooks) kept
+ * `tapedeck wiki write|show|list|rm|search`: free Markdown pages (architecture notes, runbooks) kept
  * per space, versioned and searchable. Declared here; actions load wiki-run.ts when they run.
  */
 import { type Command, Option } from 'commander';
@@ -7,7 +7,7 @@ import { action, jsonOpt } from '../define.js';
 
 const run = () => import('./wiki-run.js');
 const spaceOpt = () =>
-  new Option('--space <name>', 'space to work in (default: HIPPO_SPACE, the project mapping, or default)');
+  new Option('--space <name>', 'space to work in (default: TAPEDECK_SPACE, the project mapping, or default)');
 
 export function registerWikiCommands(program: Command): void {
   const wiki = program.command('wiki').description('free Markdown pages: write, show, list, search, rm');

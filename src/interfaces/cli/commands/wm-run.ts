@@ -1,4 +1,4 @@
-/** The work behind `hippo wm …` (loaded only when one of those commands runs). */
+/** The work behind `tapedeck wm …` (loaded only when one of those commands runs). */
 import { invalidInput } from '../../../core/errors.js';
 import type { WorkingMemory } from '../../../services/working-memory/index.js';
 import { type GlobalFlags, openEngine } from '../context.js';
@@ -15,7 +15,8 @@ const scope = (f: ScopeFlags) => ({ date: f.date, space: f.space, cwd: process.c
 function show(wm: WorkingMemory, f: GlobalFlags, extra: Record<string, unknown> = {}): void {
   if (f.json) printJson({ ...wm, ...extra });
   else {
-    if (wm.stale) warn('hippo: this stored briefing is behind the store; `hippo wm refresh` regenerates it');
+    if (wm.stale)
+      warn('tapedeck: this stored briefing is behind the store; `tapedeck wm refresh` regenerates it');
     process.stdout.write(wm.markdown);
   }
 }
@@ -33,7 +34,7 @@ export async function runWmRefresh(f: ScopeFlags & { reset?: string[] }): Promis
   const engine = openEngine(f);
   try {
     const { reset, ...wm } = engine.workingMemory.refresh({ ...scope(f), reset: f.reset });
-    if (!f.json && reset.length) warn(`hippo: dropped the edits of ${reset.join(', ')}`);
+    if (!f.json && reset.length) warn(`tapedeck: dropped the edits of ${reset.join(', ')}`);
     show(wm, f, { reset });
   } finally {
     engine.close();
@@ -58,7 +59,7 @@ export async function runWmEdit(
     else
       print(
         changed.length
-          ? `Edited ${changed.map((s) => wm.sections.find((x) => x.name === s)!.heading).join(', ')} of ${wm.date} (space ${wm.space}); \`hippo wm refresh --reset SECTION\` undoes an edit.`
+          ? `Edited ${changed.map((s) => wm.sections.find((x) => x.name === s)!.heading).join(', ')} of ${wm.date} (space ${wm.space}); \`tapedeck wm refresh --reset SECTION\` undoes an edit.`
           : 'No section changed.',
       );
   } finally {

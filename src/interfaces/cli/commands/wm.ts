@@ -1,5 +1,5 @@
 /**
- * `hippo wm [read|refresh|edit]`: the daily working-memory briefing. Declared here; actions load
+ * `tapedeck wm [read|refresh|edit]`: the daily working-memory briefing. Declared here; actions load
  * wm-run.ts when they run.
  */
 import { type Command, Option } from 'commander';
@@ -8,7 +8,7 @@ import { action, collect, jsonOpt } from '../define.js';
 const run = () => import('./wm-run.js');
 const dateOpt = () => new Option('--date <day>', 'another day: YYYY-MM-DD (UTC), yesterday (default today)');
 const spaceOpt = () =>
-  new Option('--space <name>', 'space to work in (default: HIPPO_SPACE, the project mapping, or default)');
+  new Option('--space <name>', 'space to work in (default: TAPEDECK_SPACE, the project mapping, or default)');
 
 export function registerWorkingMemoryCommands(program: Command): void {
   const wm = program

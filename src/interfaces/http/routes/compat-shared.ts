@@ -1,10 +1,10 @@
 /**
- * What the Nowledge Mem compatibility routes share: space and agent names mapped to Hippo's, and
- * failures answered as Hippo's error body plus the flat fields Nowledge clients read.
+ * What the Nowledge Mem compatibility routes share: space and agent names mapped to Tapedeck's, and
+ * failures answered as Tapedeck's error body plus the flat fields Nowledge clients read.
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isHippoError } from '../../../core/errors.js';
+import { isTapedeckError } from '../../../core/errors.js';
 import type { AgentId } from '../../../core/types.js';
 import { agentForSource } from '../../../services/saved-threads/input.js';
 import type { HttpEnv } from '../env.js';
@@ -12,7 +12,7 @@ import { errorBody, HttpError, statusOf } from '../errors.js';
 
 export const COMPAT_TAG = 'nowledge compat';
 
-/** A Nowledge space name as a Hippo space: lowercase words joined by single dashes. */
+/** A Nowledge space name as a Tapedeck space: lowercase words joined by single dashes. */
 export function compatSpace(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const s = value
@@ -25,7 +25,7 @@ export function compatSpace(value: unknown): string | undefined {
   return s === '' ? undefined : s;
 }
 
-/** `source_app` (google-antigravity, claude-code, codex, gemini-cli, …) as a Hippo agent. */
+/** `source_app` (google-antigravity, claude-code, codex, gemini-cli, …) as a Tapedeck agent. */
 export function compatAgent(source: unknown): AgentId | undefined {
   if (typeof source !== 'string') return undefined;
   const a = agentForSource(source);
@@ -35,8 +35,8 @@ export function compatAgent(source: unknown): AgentId | undefined {
 const snake = (code: string) => code.toLowerCase();
 
 /**
- * A failure as an HTTP answer: Hippo's error body plus `error_code`, `detail` and `status`.
- * Anything that is not a Hippo or HTTP error is rethrown (a logged 500).
+ * A failure as an HTTP answer: Tapedeck's error body plus `error_code`, `detail` and `status`.
+ * Anything that is not a Tapedeck or HTTP error is rethrown (a logged 500).
  */
 export function compatFailure(c: Context<HttpEnv>, e: unknown, notFoundCode = 'not_found'): Response {
   if (e instanceof HttpError) {
@@ -51,10 +51,10 @@ export function compatFailure(c: Context<HttpEnv>, e: unknown, notFoundCode = 'n
       e.status,
     );
   }
-  if (!isHippoError(e)) throw e;
+  if (!isTapedeckError(e)) throw e;
   const status: ContentfulStatusCode = statusOf(e.code);
   if (status === 503) c.header('Retry-After', '1');
-  if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="hippo"');
+  if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="tapedeck"');
   const reason = typeof e.details?.reason === 'string' ? e.details.reason : undefined;
   const code = reason ?? (e.code === 'NOT_FOUND' ? notFoundCode : snake(e.code));
   return c.json(
@@ -69,7 +69,7 @@ export function compatFailure(c: Context<HttpEnv>, e: unknown, notFoundCode = 'n
   );
 }
 
-/** Run a handler; Hippo errors become compat error answers. */
+/** Run a handler; Tapedeck errors become compat error answers. */
 export async function guarded(
   c: Context<HttpEnv>,
   fn: () => unknown | Promise<unknown>,

@@ -1,5 +1,5 @@
 /**
- * Nowledge Mem thread paths over Hippo's saved threads. The plugin's thread id (its conversation
+ * Nowledge Mem thread paths over Tapedeck's saved threads. The plugin's thread id (its conversation
  * id) is the saved thread's id; the messages are stored like any saved thread's (redacted, capped).
  *
  * - `GET /threads/{id}` → `{id, thread_id, title, source, messages: [{role, content, timestamp}]}`.
@@ -16,7 +16,7 @@
  *   already stored (the stored copy is redacted and capped, so the plugin's exact comparison stops
  *   early at such a message), so an unchanged transcript rewrites nothing.
  *
- * Same conversation twice: when the source is one of Hippo's agents and this server indexes that
+ * Same conversation twice: when the source is one of Tapedeck's agents and this server indexes that
  * agent's transcripts itself (it runs on the plugin's machine), the conversation is already the
  * indexed thread `<agent>:<id>`. An import then brings that index up to date and answers success
  * without a second copy (`indexed_thread` names it); GET keeps answering not-found for `<id>`.
@@ -24,7 +24,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
-import { isHippoError } from '../../../core/errors.js';
+import { isTapedeckError } from '../../../core/errors.js';
 import { redact } from '../../../core/redact.js';
 import { squash } from '../../../core/text.js';
 import type { AgentId } from '../../../core/types.js';
@@ -158,16 +158,16 @@ function indexedTwin(
     engine.transcripts.index({ agents: [agent], budgetMs: INDEX_BUDGET_MS });
     ctx.indexed(Date.now());
   } catch (e) {
-    if (!isHippoError(e) || e.code !== 'FORBIDDEN')
+    if (!isTapedeckError(e) || e.code !== 'FORBIDDEN')
       ctx.log(`compat: indexing ${agent} before an import failed: ${(e as Error).message}`);
   }
   const t = engine.store.getThread(`${agent}:${id}`);
-  return t && !t.source.startsWith('hippo://') ? t : undefined;
+  return t && !t.source.startsWith('tapedeck://') ? t : undefined;
 }
 
 const TRUNCATED = /^([\s\S]*)\n\[… truncated \d+ more characters\]$/;
 
-/** A stored message is `m` as Hippo keeps it (redacted, and capped when long). */
+/** A stored message is `m` as Tapedeck keeps it (redacted, and capped when long). */
 function sameMessage(stored: Stored, m: NormalizedMessage): boolean {
   if (stored.role !== m.role) return false;
   if (contentKey(m.role, stored.content) === m.contentKey) return true;
@@ -196,7 +196,7 @@ export function registerCompatThreadRoutes(ctx: RoutesContext): void {
         try {
           found = readAll(engine, params.id);
         } catch (e) {
-          if (isHippoError(e) && e.code === 'NOT_FOUND') return notFoundBody(params.id);
+          if (isTapedeckError(e) && e.code === 'NOT_FOUND') return notFoundBody(params.id);
           throw e;
         }
         const { detail: d, messages: all } = found;

@@ -1,7 +1,7 @@
 /**
  * Nowledge Mem compatibility: the paths and bodies Nowledge Mem's agent plugins send, answered in
- * the shapes those plugins act on, mapped onto Hippo's own services through the same auth and
- * per-key engine view as /v1 (so a plugin pointed at Hippo works unchanged). Keys come as
+ * the shapes those plugins act on, mapped onto Tapedeck's own services through the same auth and
+ * per-key engine view as /v1 (so a plugin pointed at Tapedeck works unchanged). Keys come as
  * `Authorization: Bearer` or `X-NMEM-API-Key` (auth.ts).
  *
  * Context, working memory and memories are here; threads in compat-threads.ts; the shared error
@@ -10,11 +10,11 @@
  * Rules every answer follows (see docs/http.md, "Nowledge Mem compatibility"):
  * - The plugins treat anything but 200/201 as failure without reading the body, and a 2xx body
  *   with an `error` key as failure too: no success body here has an `error` key.
- * - Errors keep Hippo's `{"error": {code, message, details}}` and add the flat fields other
+ * - Errors keep Tapedeck's `{"error": {code, message, details}}` and add the flat fields other
  *   clients read: `error_code` (snake case, the specific reason when there is one:
  *   `checkpoint_conflict`, `thread_not_found`, …), `detail` (the message) and `status`.
- * - Bodies are loose: fields Hippo does not know are ignored, not a 400.
- * - Nowledge space names are mapped to Hippo's (lowercase, dashes: "Work Notes" → `work-notes`).
+ * - Bodies are loose: fields Tapedeck does not know are ignored, not a 400.
+ * - Nowledge space names are mapped to Tapedeck's (lowercase, dashes: "Work Notes" → `work-notes`).
  */
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
@@ -25,7 +25,7 @@ import { COMPAT_TAG, compatAgent, compatSpace, guarded } from './compat-shared.j
 import { registerCompatThreadRoutes } from './compat-threads.js';
 
 const spaceQuery = {
-  space: z.string().max(200).optional().describe('Nowledge space name (mapped to a Hippo space)'),
+  space: z.string().max(200).optional().describe('Nowledge space name (mapped to a Tapedeck space)'),
   space_id: z.string().max(200).optional(),
 };
 
@@ -103,7 +103,7 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
   });
 }
 
-/** Nowledge labels as Hippo labels: lowercase, no spaces (`Bug Fix` → `bug-fix`). */
+/** Nowledge labels as Tapedeck labels: lowercase, no spaces (`Bug Fix` → `bug-fix`). */
 function compatLabels(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const raw = (Array.isArray(value) ? value : [value]).flatMap((l) => String(l).split(','));
@@ -200,7 +200,7 @@ function registerMemoryRoutes({ app, registry }: RoutesContext): void {
           labels: compatLabels(body.labels),
           allSpaces: body.all_spaces,
         });
-        // Hippo's score is an unbounded relevance; s/(1+s) keeps the order and lies in (0, 1).
+        // Tapedeck's score is an unbounded relevance; s/(1+s) keeps the order and lies in (0, 1).
         return r.hits.map(({ score, ...memory }) => ({
           memory,
           similarity_score: Number((score / (1 + score)).toFixed(4)),
@@ -209,7 +209,7 @@ function registerMemoryRoutes({ app, registry }: RoutesContext): void {
   });
 }
 
-/** Every compatibility path (after auth; /livez, /health and /mcp/ are Hippo's own routes). */
+/** Every compatibility path (after auth; /livez, /health and /mcp/ are Tapedeck's own routes). */
 export function registerCompatRoutes(ctx: RoutesContext): void {
   registerBriefingRoutes(ctx);
   registerMemoryRoutes(ctx);

@@ -16,7 +16,7 @@ const content = {
   importance: unit.optional().describe('0–1 (default 0.5)'),
   confidence: unit.optional().describe('0–1 (default 1)'),
   project: z.string().max(4096).optional().describe('Absolute project directory it is about'),
-  thread: z.string().max(400).optional().describe('Provenance: thread id or hippo://thread/<id>#<step>'),
+  thread: z.string().max(400).optional().describe('Provenance: thread id or tapedeck://thread/<id>#<step>'),
   steps: z.string().max(40).optional().describe('Provenance: step range "A-B" in that thread'),
   source: z.string().max(2000).optional().describe('Provenance: file path or URL'),
   event_start: z.string().max(64).optional().describe('For events: when it happened'),
@@ -65,7 +65,9 @@ export const MemorySearchQuery = z.object({
   limit: qInt(1, 100, 'Hits (default 10)'),
 });
 
-const IdParams = z.object({ id: z.string().min(1).max(200).describe('Memory id (or hippo://memory/<id>)') });
+const IdParams = z.object({
+  id: z.string().min(1).max(200).describe('Memory id (or tapedeck://memory/<id>)'),
+});
 
 type QueryIn = z.output<typeof MemorySearchQuery> | z.output<typeof MemoryListQuery>;
 const toQuery = ({ type, all_spaces, as_of, ...rest }: Omit<QueryIn, 'q'>): MemoryQueryInput => ({

@@ -1,5 +1,5 @@
 /**
- * One route for client mode (`HIPPO_API_URL`): the CLI and the MCP stdio server on another
+ * One route for client mode (`TAPEDECK_API_URL`): the CLI and the MCP stdio server on another
  * machine call a service method by name, and the server runs it on the caller's view of the
  * engine — the same scope and space gates as every other route and the MCP server. Only the
  * services listed here are reachable, and only their own methods.

@@ -36,7 +36,7 @@ export const SkillEvidenceBody = z.strictObject({
     .array(z.string().max(500))
     .min(1)
     .max(100)
-    .describe('hippo://thread/<id>#<step>, hippo://memory/<id> or URLs'),
+    .describe('tapedeck://thread/<id>#<step>, tapedeck://memory/<id> or URLs'),
   note,
   space,
 });

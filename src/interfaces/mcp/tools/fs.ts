@@ -1,14 +1,14 @@
 /**
- * MCP tools for Hippo's filesystem. Two tools rather than one, so each carries honest annotations:
+ * MCP tools for Tapedeck's filesystem. Two tools rather than one, so each carries honest annotations:
  * `fs` reads (ls, cat, stat, find, grep, recall: readOnlyHint, safe to auto-approve) and
  * `fs_write` changes (write, rm: destructiveHint, and rm needs `confirm: true`). The verbs, paths
- * and rules are the CLI's (`hippo fs`, docs/fs.md).
+ * and rules are the CLI's (`tapedeck fs`, docs/fs.md).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
-import { isHippoError } from '../../../core/errors.js';
+import { isTapedeckError } from '../../../core/errors.js';
 import type { FsEntry } from '../../../services/fs/index.js';
 import type { Guard } from '../server.js';
 
@@ -26,7 +26,7 @@ function fsErrors<A>(fn: (args: A) => CallToolResult): (args: A) => CallToolResu
     try {
       return fn(args);
     } catch (e) {
-      if (!isHippoError(e)) throw e;
+      if (!isTapedeckError(e)) throw e;
       const hint =
         e.code === 'NOT_FOUND'
           ? ' Hint: fs verb=ls on the nearest folder shows what exists.'
@@ -54,9 +54,9 @@ export function registerFsTools(server: McpServer, engine: Engine, guard: Guard)
   server.registerTool(
     'fs',
     {
-      title: 'Browse Hippo as files',
+      title: 'Browse Tapedeck as files',
       description:
-        'Read Hippo\'s knowledge as a file tree: /memories/{by-id,by-label,by-type,by-date}, /threads/{by-id,by-agent,by-date} (past conversations as Markdown), /skills/<name>/SKILL.md, /rules, /wiki/**, /working-memory/today.md. Use it to browse or grep what is remembered when a search is too narrow. verb: ls (list a folder), cat (read a file; lines="A-B" for a window, default the first 400 lines), stat, find (name glob, type), grep (JavaScript regex, line numbers, bounded), recall (ranked search under a path). Paths are Hippo\'s own, never files on this machine.',
+        'Read Tapedeck\'s knowledge as a file tree: /memories/{by-id,by-label,by-type,by-date}, /threads/{by-id,by-agent,by-date} (past conversations as Markdown), /skills/<name>/SKILL.md, /rules, /wiki/**, /working-memory/today.md. Use it to browse or grep what is remembered when a search is too narrow. verb: ls (list a folder), cat (read a file; lines="A-B" for a window, default the first 400 lines), stat, find (name glob, type), grep (JavaScript regex, line numbers, bounded), recall (ranked search under a path). Paths are Tapedeck\'s own, never files on this machine.',
       inputSchema: {
         verb: z.enum(['ls', 'cat', 'stat', 'find', 'grep', 'recall']),
         path: z.string().max(1024).optional().describe('Default /'),
@@ -72,7 +72,7 @@ export function registerFsTools(server: McpServer, engine: Engine, guard: Guard)
         space,
       },
       annotations: {
-        title: 'Browse Hippo as files',
+        title: 'Browse Tapedeck as files',
         readOnlyHint: true,
         destructiveHint: false,
         idempotentHint: true,
@@ -165,9 +165,9 @@ export function registerFsTools(server: McpServer, engine: Engine, guard: Guard)
   server.registerTool(
     'fs_write',
     {
-      title: 'Write or remove a Hippo file',
+      title: 'Write or remove a Tapedeck file',
       description:
-        'Change Hippo through its file tree. verb=write: /memories/by-id/new.md creates a memory (optional front matter: title, type, labels, importance, project, thread, steps, source; the body is the content; also under by-label/<label>/ or by-type/<type>/); writing an existing memory file supersedes it; /skills/<name>/SKILL.md adds a skill or a new version; /wiki/<path>.md creates or replaces a page; /working-memory/today.md edits briefing sections. verb=rm (needs confirm: true): forgets a memory, removes a wiki page, archives a skill — each undoable. /threads and /rules are read-only.',
+        'Change Tapedeck through its file tree. verb=write: /memories/by-id/new.md creates a memory (optional front matter: title, type, labels, importance, project, thread, steps, source; the body is the content; also under by-label/<label>/ or by-type/<type>/); writing an existing memory file supersedes it; /skills/<name>/SKILL.md adds a skill or a new version; /wiki/<path>.md creates or replaces a page; /working-memory/today.md edits briefing sections. verb=rm (needs confirm: true): forgets a memory, removes a wiki page, archives a skill — each undoable. /threads and /rules are read-only.',
       inputSchema: {
         verb: z.enum(['write', 'rm']),
         path: z.string().min(1).max(1024),
@@ -180,7 +180,7 @@ export function registerFsTools(server: McpServer, engine: Engine, guard: Guard)
         space,
       },
       annotations: {
-        title: 'Write or remove a Hippo file',
+        title: 'Write or remove a Tapedeck file',
         readOnlyHint: false,
         destructiveHint: true,
         idempotentHint: false,

@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
-import { isHippoError } from '../../../core/errors.js';
+import { isTapedeckError } from '../../../core/errors.js';
 import { UNIT_TYPES } from '../../../core/memory.js';
 import type { Memory, MemoryDetail, MemorySearchResult } from '../../../services/memories.js';
 import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ } from '../annotations.js';
@@ -24,7 +24,7 @@ function memoryErrors<A>(fn: (args: A) => CallToolResult): (args: A) => CallTool
     try {
       return fn(args);
     } catch (e) {
-      if (isHippoError(e) && e.code === 'NOT_FOUND')
+      if (isTapedeckError(e) && e.code === 'NOT_FOUND')
         return {
           isError: true,
           content: [{ type: 'text', text: `NOT_FOUND: ${e.message}. Hint: memory_search finds memory ids.` }],
@@ -52,7 +52,7 @@ function renderMemory(m: MemoryDetail): string {
     );
   if (m.provenance?.source) lines.push(`source: ${m.provenance.source}`);
   if (m.event_start) lines.push(`event: ${day(m.event_start)}${m.event_end ? ` → ${day(m.event_end)}` : ''}`);
-  if (m.superseded_by) lines.push(`superseded by: hippo://memory/${m.superseded_by}`);
+  if (m.superseded_by) lines.push(`superseded by: tapedeck://memory/${m.superseded_by}`);
   if (m.supersedes.length) lines.push(`supersedes: ${m.supersedes.join(', ')}`);
   lines.push(m.content);
   return lines.join('\n');
@@ -64,7 +64,7 @@ function renderSearch(r: MemorySearchResult): string {
 }
 
 const provenanceShape = {
-  thread: z.string().optional().describe('Source thread id or hippo://thread/<id>#<step>'),
+  thread: z.string().optional().describe('Source thread id or tapedeck://thread/<id>#<step>'),
   steps: z.string().optional().describe('Step range A-B in that thread'),
   source: z.string().optional().describe('Or a source file/URL'),
 };
@@ -150,8 +150,8 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
     {
       title: 'Read a memory',
       description:
-        'Read one memory in full, with where it came from (a memory_search hit or a hippo:// link).',
-      inputSchema: { id: z.string().describe('Id or hippo://memory/<id>') },
+        'Read one memory in full, with where it came from (a memory_search hit or a tapedeck:// link).',
+      inputSchema: { id: z.string().describe('Id or tapedeck://memory/<id>') },
       annotations: READ,
     },
     guard(memoryErrors(({ id }) => text(renderMemory(memories.get(id))))),

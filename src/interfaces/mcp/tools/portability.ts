@@ -1,7 +1,7 @@
 /**
  * Export and import have no MCP tools, on purpose: they read and write folders on this machine
  * (host paths an agent should not pick) and move a whole store at once. They are the CLI's
- * `hippo export DIR` and `hippo import DIR` (docs/export.md).
+ * `tapedeck export DIR` and `tapedeck import DIR` (docs/export.md).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Engine } from '../../../app/engine.js';

@@ -108,7 +108,7 @@ export function registerSkillsTools(server: McpServer, engine: Engine, guard: Gu
         ...text(
           r.status === 'created'
             ? `Created draft skill ${r.name} v1.`
-            : `Proposal ${r.proposal} saved for ${r.name} (on v${r.version}); a person accepts it with hippo skills accept.`,
+            : `Proposal ${r.proposal} saved for ${r.name} (on v${r.version}); a person accepts it with tapedeck skills accept.`,
         ),
         structuredContent: r,
       };
@@ -150,7 +150,7 @@ export function registerSkillsTools(server: McpServer, engine: Engine, guard: Gu
     {
       title: 'Manage a skill',
       description:
-        'Change a skill without deleting anything: set_stage (draft/active/archived), add_evidence (hippo://memory/<id> or hippo://thread/<id>#<step> links that back it), define_test (test + check).',
+        'Change a skill without deleting anything: set_stage (draft/active/archived), add_evidence (tapedeck://memory/<id> or tapedeck://thread/<id>#<step> links that back it), define_test (test + check).',
       inputSchema: {
         name,
         action: z.enum(['set_stage', 'add_evidence', 'define_test']),

@@ -27,7 +27,7 @@ export function registerSavedThreadsTools(server: McpServer, engine: Engine, gua
     {
       title: 'Save a conversation',
       description:
-        'Save a conversation into Hippo so later sessions can find it with search_conversations and read it with get_steps. Call it to keep a chat that has no transcript Hippo indexes, or to checkpoint the current one. The first call creates the thread (give thread_id to choose its id); later calls with the same thread_id append only the new messages. Retries are safe: messages whose external_id (or, without one, same role and text) is already saved are skipped, and a repeated idempotency_key returns the first answer without writing. Pass expected_message_count to fail instead of writing when the thread is not where you think.',
+        'Save a conversation into Tapedeck so later sessions can find it with search_conversations and read it with get_steps. Call it to keep a chat that has no transcript Tapedeck indexes, or to checkpoint the current one. The first call creates the thread (give thread_id to choose its id); later calls with the same thread_id append only the new messages. Retries are safe: messages whose external_id (or, without one, same role and text) is already saved are skipped, and a repeated idempotency_key returns the first answer without writing. Pass expected_message_count to fail instead of writing when the thread is not where you think.',
       inputSchema: {
         thread_id: z
           .string()

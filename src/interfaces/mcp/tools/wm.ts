@@ -23,7 +23,7 @@ export function registerWorkingMemoryTools(server: McpServer, engine: Engine, gu
     {
       title: "Today's briefing",
       description:
-        "The user's daily briefing: focus projects, recent decisions, open loops, recent sessions, each with a hippo:// link. Read it at the start of a session or when asked what is going on; context_bundle already includes it.",
+        "The user's daily briefing: focus projects, recent decisions, open loops, recent sessions, each with a tapedeck:// link. Read it at the start of a session or when asked what is going on; context_bundle already includes it.",
       inputSchema: scope,
       annotations: { title: "Today's briefing", ...READ },
     },

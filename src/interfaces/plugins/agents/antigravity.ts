@@ -1,6 +1,6 @@
 /**
- * Google Antigravity: a plugin folder (`<workspace>/.agents/plugins/hippo/` or
- * `~/.gemini/config/plugins/hippo/`) with plugin.json, hooks.json, mcp_config.json, rules/hippo.md
+ * Google Antigravity: a plugin folder (`<workspace>/.agents/plugins/tapedeck/` or
+ * `~/.gemini/config/plugins/tapedeck/`) with plugin.json, hooks.json, mcp_config.json, rules/tapedeck.md
  * and the skills; plus the same hook group in the top-level hooks.json of that scope
  * (`<workspace>/.agents/hooks.json` or `~/.gemini/config/hooks.json`), because the CLI has been
  * seen to ignore a plugin's hooks.json while honouring those. When both fire, the runtime injects
@@ -13,7 +13,7 @@ import { editJson, formatJson } from '../json-file.js';
 import type { FileEdit } from '../plan.js';
 import { type AgentPlan, type Mode, owned, skillEdits, type Target } from './shared.js';
 
-export const GROUP = 'hippo';
+export const GROUP = 'tapedeck';
 
 export function antigravityBase(t: Target): string {
   return t.scope === 'global' ? join(t.home, '.gemini', 'config') : join(t.workspace, '.agents');
@@ -25,7 +25,7 @@ export function hookGroup(t: Target): Record<string, unknown> {
   return {
     PreInvocation: [{ type: 'command', command: cmd('PreInvocation'), timeout: 10 }],
     PreToolUse: [
-      { matcher: '^mcp_hippo_', hooks: [{ type: 'command', command: cmd('PreToolUse'), timeout: 5 }] },
+      { matcher: '^mcp_tapedeck_', hooks: [{ type: 'command', command: cmd('PreToolUse'), timeout: 5 }] },
     ],
     Stop: [{ type: 'command', command: cmd('Stop'), timeout: 10 }],
   };
@@ -33,7 +33,7 @@ export function hookGroup(t: Target): Record<string, unknown> {
 
 export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
   const base = antigravityBase(t);
-  const plugin = join(base, 'plugins', 'hippo');
+  const plugin = join(base, 'plugins', 'tapedeck');
   const group = hookGroup(t);
   const skills = skillEdits(join(plugin, 'skills'), mode, true);
   const topHooks: FileEdit = {
@@ -50,11 +50,11 @@ export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
     owned(join(plugin, 'hooks.json'), formatJson({ [GROUP]: group }, null), mode, 'plugin hooks'),
     owned(
       join(plugin, 'mcp_config.json'),
-      formatJson({ mcpServers: { hippo: mcpEntry(t.inv) } }, null),
+      formatJson({ mcpServers: { tapedeck: mcpEntry(t.inv) } }, null),
       mode,
-      'MCP server hippo (stdio)',
+      'MCP server tapedeck (stdio)',
     ),
-    owned(join(plugin, 'rules', 'hippo.md'), rulesFile(), mode, 'rule hippo'),
+    owned(join(plugin, 'rules', 'tapedeck.md'), rulesFile(), mode, 'rule tapedeck'),
     ...skills.edits,
     topHooks,
   ];

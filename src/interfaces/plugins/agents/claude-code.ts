@@ -45,12 +45,12 @@ export function claudePlan(t: Target, mode: Mode): AgentPlan {
   };
   const mcp: FileEdit = {
     path: p.mcp,
-    what: 'MCP server hippo (stdio)',
+    what: 'MCP server tapedeck (stdio)',
     apply: (before) =>
       editJson(before, p.mcp, (o) =>
         mode === 'install'
-          ? setPath(o, ['mcpServers', 'hippo'], { type: 'stdio', ...mcpEntry(t.inv) })
-          : deletePath(o, ['mcpServers', 'hippo']),
+          ? setPath(o, ['mcpServers', 'tapedeck'], { type: 'stdio', ...mcpEntry(t.inv) })
+          : deletePath(o, ['mcpServers', 'tapedeck']),
       ),
   };
   const skills = skillEdits(p.skills, mode, false);

@@ -1,6 +1,6 @@
 /**
- * Codex CLI: `[mcp_servers.hippo]` in `${CODEX_HOME:-~/.codex}/config.toml` (or the workspace's
- * `.codex/config.toml`), edited as one table so the rest of the file stays byte for byte; a Hippo
+ * Codex CLI: `[mcp_servers.tapedeck]` in `${CODEX_HOME:-~/.codex}/config.toml` (or the workspace's
+ * `.codex/config.toml`), edited as one table so the rest of the file stays byte for byte; a Tapedeck
  * section in AGENTS.md between markers; and lifecycle hooks (SessionStart → context, Stop → save)
  * in hooks.json beside config.toml, for Codex versions that have hooks (older ones ignore the file;
  * some need `[features] codex_hooks = true`, and Codex asks to trust new hooks in /hooks).
@@ -13,9 +13,9 @@ import { editJson } from '../json-file.js';
 import type { FileEdit } from '../plan.js';
 import { type AgentPlan, type Mode, sectionEdit, type Target } from './shared.js';
 
-export const TABLE = ['mcp_servers', 'hippo'];
+export const TABLE = ['mcp_servers', 'tapedeck'];
 export const TOML_MARKER =
-  '# hippo: written by `hippo install codex`; `hippo uninstall codex` removes this table';
+  '# tapedeck: written by `tapedeck install codex`; `tapedeck uninstall codex` removes this table';
 export const CODEX_EVENTS = ['SessionStart', 'Stop'];
 
 export function codexPaths(t: Target) {
@@ -38,7 +38,7 @@ export function codexPlan(t: Target, mode: Mode): AgentPlan {
   );
   const config: FileEdit = {
     path: p.config,
-    what: '[mcp_servers.hippo] (stdio)',
+    what: '[mcp_servers.tapedeck] (stdio)',
     apply(before) {
       const text = before ?? '';
       const out =

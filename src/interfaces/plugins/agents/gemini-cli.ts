@@ -1,7 +1,7 @@
 /**
- * Gemini CLI: `mcpServers.hippo` and lifecycle hooks (SessionStart → context, PreCompress and
+ * Gemini CLI: `mcpServers.tapedeck` and lifecycle hooks (SessionStart → context, PreCompress and
  * SessionEnd → save; timeouts in milliseconds) in `~/.gemini/settings.json` (or the workspace's
- * `.gemini/settings.json`), and a Hippo section in GEMINI.md between markers. Releases without
+ * `.gemini/settings.json`), and a Tapedeck section in GEMINI.md between markers. Releases without
  * hooks ignore the `hooks` entries; a settings file with comments is refused, not rewritten.
  */
 import { dirname, join } from 'node:path';
@@ -27,7 +27,7 @@ export function geminiPlan(t: Target, mode: Mode): AgentPlan {
   const specs: HookSpec[] = GEMINI_EVENTS.map((event) => ({
     event,
     handler: {
-      name: `hippo-${kebab(event)}`,
+      name: `tapedeck-${kebab(event)}`,
       type: 'command',
       command: hookCommand(t.inv, 'gemini-cli', event),
       timeout: 10_000,
@@ -35,18 +35,18 @@ export function geminiPlan(t: Target, mode: Mode): AgentPlan {
   }));
   const settings: FileEdit = {
     path: p.settings,
-    what: `MCP server hippo (stdio); hooks ${GEMINI_EVENTS.join(', ')}`,
+    what: `MCP server tapedeck (stdio); hooks ${GEMINI_EVENTS.join(', ')}`,
     apply: (before) =>
       editJson(before, p.settings, (o) => {
         if (mode === 'install') {
-          setPath(o, ['mcpServers', 'hippo'], {
+          setPath(o, ['mcpServers', 'tapedeck'], {
             command: m.command,
             args: m.args,
             ...(Object.keys(m.env).length ? { env: m.env } : {}),
           });
           putEventHooks(o, specs);
         } else {
-          deletePath(o, ['mcpServers', 'hippo']);
+          deletePath(o, ['mcpServers', 'tapedeck']);
           removeEventHooks(o);
         }
       }),

@@ -22,12 +22,12 @@ export interface Target {
 
 export interface AgentPlan {
   edits: FileEdit[];
-  /** Folders Hippo owns, removed on uninstall when empty (deepest first). */
+  /** Folders Tapedeck owns, removed on uninstall when empty (deepest first). */
   dirs: string[];
   notes: string[];
 }
 
-/** A file Hippo owns whole: written on install, removed on uninstall. */
+/** A file Tapedeck owns whole: written on install, removed on uninstall. */
 export function owned(path: string, content: string, mode: Mode, what: string): FileEdit {
   return { path, what, apply: (before) => (mode === 'install' ? content : before === null ? null : null) };
 }
@@ -43,16 +43,16 @@ export function skillEdits(dir: string, mode: Mode, slash: boolean): { edits: Fi
 }
 
 export const MARKERS: SectionMarkers = {
-  begin: '<!-- hippo:begin (written by `hippo install`; `hippo uninstall` removes this section) -->',
-  end: '<!-- hippo:end -->',
+  begin: '<!-- tapedeck:begin (written by `tapedeck install`; `tapedeck uninstall` removes this section) -->',
+  end: '<!-- tapedeck:end -->',
 };
 
-/** Hippo's section of an instructions file (AGENTS.md, GEMINI.md). */
+/** Tapedeck's section of an instructions file (AGENTS.md, GEMINI.md). */
 export function sectionEdit(path: string, mode: Mode): FileEdit {
   const section = renderSection(RULES_BODY, MARKERS);
   return {
     path,
-    what: 'Hippo section (between hippo:begin and hippo:end)',
+    what: 'Tapedeck section (between tapedeck:begin and tapedeck:end)',
     apply(before) {
       const text = before ?? '';
       const out = mode === 'install' ? putSection(text, section, MARKERS) : removeSection(text, MARKERS);

@@ -7,7 +7,7 @@ import { sql as m006 } from './006-saved-threads.js';
 import { sql as m007 } from './007-working-memory.js';
 import { sql as m008 } from './008-api-keys.js';
 
-/** Numbered migrations, applied in order; the hippo_schema table records the last one applied. */
+/** Numbered migrations, applied in order; the tapedeck_schema table records the last one applied. */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'transcripts', sql: m001 },
   { version: 2, name: 'memories', sql: m002 },

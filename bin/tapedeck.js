@@ -2,7 +2,7 @@
 // Entry point: the compiled CLI (npm install runs the build). Keep this file tiny.
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 20) {
-  process.stderr.write(`hippo needs Node.js 20 or newer; this is ${process.versions.node}\n`);
+  process.stderr.write(`tapedeck needs Node.js 20 or newer; this is ${process.versions.node}\n`);
   process.exit(1);
 }
 // Hooks start on their own path: a host runs one per event and waits for it, so they skip the
@@ -13,9 +13,9 @@ import(hook ? '../dist/interfaces/hooks/main.js' : '../dist/interfaces/cli/main.
   .catch((e) => {
     if (e && e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist')) {
       process.stderr.write(
-        'hippo: not built yet; run `npm install` (or `npm run build`) in the hippo folder\n',
+        'tapedeck: not built yet; run `npm install` (or `npm run build`) in the tapedeck folder\n',
       );
-    } else process.stderr.write(`hippo: ${e?.stack ?? e}\n`);
+    } else process.stderr.write(`tapedeck: ${e?.stack ?? e}\n`);
     // A host reads a hook's stdout as its answer: give it valid JSON whatever happened.
     if (hook) process.stdout.write(process.argv.includes('PreToolUse') ? '{"decision":"ask"}\n' : '{}\n');
     process.exit(hook ? 0 : 1);
