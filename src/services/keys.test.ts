@@ -24,12 +24,12 @@ test('a key is tapedeck_ + 32 random bytes; only its SHA-256 is stored', () => {
   try {
     const { key, record } = keys.create({ name: 'ci', scope: 'write', spaces: ['work', 'work'] });
     assert.match(key, /^tapedeck_[A-Za-z0-9_-]{43}$/);
-    assert.equal(Buffer.from(key.slice(6), 'base64url').length, 32);
+    assert.equal(Buffer.from(key.slice('tapedeck_'.length), 'base64url').length, 32);
     assert.deepEqual(record.spaces, ['work']);
-    assert.equal(record.prefix, key.slice(0, 10));
+    assert.equal(record.prefix, key.slice(0, 'tapedeck_'.length + 4));
     const row = db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
     assert.ok(Buffer.from(row.hash as Buffer).equals(Buffer.from(hashKey(key))));
-    assert.ok(!JSON.stringify(row).includes(key.slice(10)), 'the secret is not stored');
+    assert.ok(!JSON.stringify(row).includes(key.slice('tapedeck_'.length + 4)), 'the secret is not stored');
     assert.notEqual(keys.create({ name: 'other' }).key, key);
   } finally {
     done();
