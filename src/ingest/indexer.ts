@@ -12,13 +12,19 @@ import { fnv1a } from '../core/hash.js';
 import { tryParseJson } from '../core/text.js';
 import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
-import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
+import type {
+  FileCursor,
+  PreparedStep,
+  TranscriptStore,
+  TranscriptWriter,
+} from '../ports/transcript-store.js';
 import { BufferedSink } from './buffered-sink.js';
 
 type Drained = ReturnType<BufferedSink['drain']>;
 type CursorHead = Omit<FileCursor, 'state'>;
 
 import { readLines } from './line-reader.js';
+import { linkNeighbours } from './neighbours.js';
 import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
 
 const HEAD_BYTES = 4096;
@@ -201,12 +207,18 @@ export function createIndexer({
       const id = this.resolveThread();
       w.upsertThread(this.meta(id));
       const rewritten = this.written;
-      for (const o of ops) {
+      const preparedSteps = ops.map((o) => (o.type === 'step' ? prepareStep(o.step, policy) : null));
+      linkNeighbours(
+        w,
+        id,
+        preparedSteps.filter((p): p is PreparedStep => p !== null),
+      );
+      for (const [i, o] of ops.entries()) {
         if (o.type === 'truncate') {
           if (!this.fresh || o.from <= this.maxWritten) w.truncateSteps(id, o.from);
           continue;
         }
-        const prepared = prepareStep(o.step, policy);
+        const prepared = preparedSteps[i];
         if (!prepared) continue;
         keep?.add(prepared.step);
         if (prepared.step > this.maxWritten) this.maxWritten = prepared.step;

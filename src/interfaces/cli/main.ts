@@ -59,6 +59,17 @@ export function buildProgram(): Command {
     )
     .option('--thread <id>', 'only this thread')
     .option('--limit <n>', 'number of hits (default 10, at most 100)')
+    .addOption(
+      new Option(
+        '--by <unit>',
+        'step (default) or thread: the best sessions, each with its best steps',
+      ).choices(['step', 'thread']),
+    )
+    .option(
+      '--explain',
+      "show each hit's score components (lexical, neighbours, session, role, date, recency)",
+    )
+    .option('--now <date>', 'the date the question is asked on ("last week", "yesterday"; default: now)')
     .option('--no-index', 'do not refresh the index before searching')
     .addOption(jsonOpt())
     .action(

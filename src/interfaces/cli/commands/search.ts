@@ -17,6 +17,9 @@ export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'r
   agent?: string[];
   role?: string[];
   limit?: string;
+  by?: 'step' | 'thread';
+  explain?: boolean;
+  now?: string;
   /** Skip the incremental index pass before searching. */
   index?: boolean;
 }
@@ -34,9 +37,12 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       until: flags.until,
       thread: flags.thread,
       limit,
+      by: flags.by,
+      explain: flags.explain,
+      now: flags.now,
     });
     if (flags.json) printJson(result);
-    else print(formatSearch(result));
+    else print(formatSearch(result, { explain: flags.explain }));
   } finally {
     engine.close();
   }
