@@ -12,6 +12,8 @@ export interface RoleCue {
   strength: number;
   /** Names of people the question mentions (capitalised words that are not sentence starts). */
   names: string[];
+  /** The cue's words ("did I ask"): they say who, not what, and are not searched as words. */
+  cueText?: string;
 }
 
 const SAY =
@@ -84,15 +86,18 @@ export function roleCue(question: string): RoleCue {
   let role: RoleCue['role'];
   let strength = 0;
   // Both: the earlier cue is the question's subject ("what did I ask you to change").
-  if (user && (!assistant || user.index <= assistant.index)) [role, strength] = ['user', 1];
-  else if (assistant) [role, strength] = ['assistant', 1];
+  let cueText: string | undefined;
+  if (user && (!assistant || user.index <= assistant.index)) {
+    [role, strength] = ['user', 1];
+    cueText = question.slice(user.index, user.index + user[0].length);
+  } else if (assistant) [role, strength] = ['assistant', 1];
   else if (USER_WEAK.test(q)) [role, strength] = ['user', 0.5];
   const names = new Set<string>();
   for (const m of question.matchAll(/(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}]+)(?:'s)?\b/gu)) {
     const name = m[1]!;
     if (!NOT_NAMES.has(name)) names.add(name);
   }
-  return { role, strength, names: [...names] };
+  return { role, strength, names: [...names], ...(cueText ? { cueText } : {}) };
 }
 
 /** Whether a step's text is spoken by one of `names` ("Maria: …", "[Maria] …", "Maria said …"). */
@@ -106,4 +111,19 @@ export function spokenBy(text: string, names: readonly string[]): boolean {
     const after = head.slice(i + l.length, i + l.length + 7);
     return /^\s*(?::|\]|\)|\s+said|\s+says|\s+wrote)/.test(after);
   });
+}
+
+/**
+ * Whether a step speaks to one of `names` ("Hi Maria!", "Thanks, Maria."): in a two-person
+ * conversation the name is then the other speaker, which tells who `names` speaks as.
+ */
+export function addresses(text: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  const head = text.slice(0, 80);
+  return names.some((n) =>
+    new RegExp(
+      `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+)?${n}\\b|,\\s*${n}\\s*[!.?,]`,
+      'i',
+    ).test(head),
+  );
 }

@@ -4,6 +4,7 @@
  * a native indexOf finds each stem's first letters and only those words are stemmed (cached).
  */
 import { identParts, joinedForm } from '../core/idents.js';
+import { splitContext } from '../core/neighbours.js';
 import { porterStem } from '../core/porter.js';
 import type { ParsedQuery, QueryTerm } from '../core/query.js';
 import type { TermStatistics } from '../ports/transcript-store.js';
@@ -99,8 +100,9 @@ export function idf(df: number, total: number): number {
 export interface LexicalScore {
   /** BM25 over the step's own text. */
   text: number;
-  /** BM25 over its neighbour field (the heads of the turns around it). */
-  context: number;
+  /** BM25 over each side of its neighbour field: the head of the turn before it, and after it. */
+  previous: number;
+  next: number;
   /** Share (0–1) of the query's idf held by the text or the neighbour field. */
   coverage: number;
   /** Which terms the text or the neighbour field holds (aligned with the query's terms). */
@@ -108,37 +110,47 @@ export interface LexicalScore {
 }
 
 /** A scorer for one query: patterns and idf weights computed once, then applied per candidate. */
-export function createLexicalScorer(query: ParsedQuery, stats: TermStatistics) {
+export function createLexicalScorer(
+  query: ParsedQuery,
+  stats: TermStatistics,
+  /** Per term, a factor on its idf (a person's name says who more than what). */
+  factor: (t: QueryTerm) => number = () => 1,
+) {
   const patterns = query.terms.map(patternOf);
-  const weights = query.terms.map((_t, i) => {
+  const weights = query.terms.map((t, i) => {
     const df = stats.df[i] ?? 0;
-    return df > 0 ? idf(df, stats.total) : 0;
+    return df > 0 ? idf(df, stats.total) * factor(t) : 0;
   });
   const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
   const { k1, b, contextAvgChars } = WEIGHTS;
   const avg = Math.max(1, stats.avgChars);
   const sat = (tf: number) => (tf * (k1 + 1)) / (tf + k1);
 
+  const sideAvg = contextAvgChars / 2;
   return (text: string, chars: number, context: string): LexicalScore => {
     const lower = text.toLowerCase();
-    const ctx = context ? context.toLowerCase() : '';
+    const sides = splitContext(context ? context.toLowerCase() : '');
     const normText = 1 - b + (b * Math.max(chars, text.length)) / avg;
-    // Never above 1: a short neighbour field must not outweigh a step's own words.
-    const normCtx = Math.max(1, 1 - b + (b * ctx.length) / contextAvgChars);
+    // Never below 1: a short neighbour must not outweigh a step's own words.
+    const normPrev = Math.max(1, 1 - b + (b * sides.previous.length) / sideAvg);
+    const normNext = Math.max(1, 1 - b + (b * sides.next.length) / sideAvg);
     let inText = 0;
-    let inContext = 0;
+    let previous = 0;
+    let next = 0;
     let covered = 0;
     const matched = patterns.map((p, i) => {
       const w = weights[i]!;
       if (w === 0) return false;
       const t = termCount(lower, p) / normText;
-      const c = ctx ? termCount(ctx, p) / normCtx : 0;
-      if (t === 0 && c === 0) return false;
+      const before = sides.previous ? termCount(sides.previous, p) / normPrev : 0;
+      const after = sides.next ? termCount(sides.next, p) / normNext : 0;
+      if (t === 0 && before === 0 && after === 0) return false;
       inText += w * sat(t);
-      inContext += w * sat(c);
+      previous += w * sat(before);
+      next += w * sat(after);
       covered += w;
       return true;
     });
-    return { text: inText, context: inContext, coverage: covered / totalWeight, matched };
+    return { text: inText, previous, next, coverage: covered / totalWeight, matched };
   };
 }

@@ -1,16 +1,17 @@
 /**
  * Ranking of the index's candidates, once for every backend (weights in search/weights.ts):
- *   step     = BM25 over its text × its kind's weight × a coverage lift, plus its neighbours:
- *              its neighbour field's BM25 or the best adjacent turn's score (the larger, each
- *              down-weighted), normalised by the query's best step;
+ *   step     = max(own, carry) + near, normalised by the query's best step: `own` is BM25 over
+ *              its text × its kind's weight × a coverage lift; `carry` (a reply) a share of the
+ *              prompt before it, the question it answers; `near` a smaller share of the turns
+ *              around it — each read from its neighbour field or the adjacent candidates;
  *   session  = its best steps' scores, each later one discounted, normalised by the best session;
  *   score    = step + w·session + role/speaker prior + date prior + recency tie-break.
  * Identical texts (a fork replaying its parent, a prompt echoed twice) collapse to their best.
  */
-import { isTurn } from '../core/neighbours.js';
+import { isTurn, splitContext } from '../core/neighbours.js';
 import type { ParsedQuery } from '../core/query.js';
 import type { DateSpan } from '../core/question-dates.js';
-import { type RoleCue, spokenBy } from '../core/question-role.js';
+import { addresses, type RoleCue, spokenBy } from '../core/question-role.js';
 import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
 import { createLexicalScorer } from './lexical.js';
 import { WEIGHTS as W } from './weights.js';
@@ -62,6 +63,18 @@ function sessionOverlaps(c: Candidate, span: DateSpan): boolean {
   return (Number.isNaN(a) ? b : a) <= span.to && (Number.isNaN(b) ? a : b) >= span.from;
 }
 
+const QUESTION_START =
+  /^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|have|has|any)\b/i;
+
+/** A turn that asks something: it ends with a question mark, or is short and opens like one. */
+export function isQuestion(text: string): boolean {
+  const t = text.trimEnd();
+  return t.endsWith('?') || (t.length < 200 && QUESTION_START.test(t));
+}
+
+/** An assistant's turn: the turn before it may be the question it answers. */
+const isReply = (c: Candidate) => c.role === 'assistant' && isTurn(c.kind);
+
 /** Rank candidates best first; also returns each session's relevance. */
 export function rankCandidates(
   candidates: Candidate[],
@@ -70,56 +83,75 @@ export function rankCandidates(
   cues: QuestionCues,
   now: number,
 ): { steps: RankedStep[]; sessions: SessionScores } {
-  const lexical = createLexicalScorer(query, stats);
-  // 1. Each step's own relevance; identical texts keep their best copy.
-  // `own`: the step's own words; `context`: its neighbour field's, already weighted.
-  const byText = new Map<string, { c: Candidate; own: number; context: number; base: number }>();
+  const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
+  const lexical = createLexicalScorer(query, stats, (t) => (names.has(t.text) ? W.nameTerm : 1));
+  // 1. Each step's own relevance.
+  // `own`: the step's own words. `carry`: for a reply, the prompt before it (its question);
+  // `near`: any adjacent turn. Both from the neighbour field or the adjacent candidates.
+  type Scored = {
+    c: Candidate;
+    own: number;
+    raw: number;
+    question: boolean;
+    carry: number;
+    near: number;
+    base: number;
+  };
+  const scored: Scored[] = [];
   for (const c of candidates) {
     const lex = lexical(c.text, c.chars, c.context);
-    const lift = (W.kind[c.kind] ?? 1) * (1 + W.coverage * lex.coverage * lex.coverage);
+    const question = c.kind === 'prompt' && isQuestion(c.text);
+    const kw = W.kind[c.kind] ?? 1;
+    const lift = kw * (1 + W.coverage * lex.coverage * lex.coverage);
     // A step the index matched by a form the text scan cannot see (an identifier substring)
     // still ranks, below every step with a counted word.
-    const own = lex.text > 0 ? lex.text * lift : lex.context > 0 ? 0 : 1e-6;
-    const context = W.contextField * lex.context * lift;
-    const base = own + context;
-    const key = `${c.kind}:${c.chars}:${c.text.slice(0, 200)}`;
-    const seen = byText.get(key);
-    if (!seen || seen.base < base || (seen.base === base && seen.c.rowid < c.rowid))
-      byText.set(key, { c, own, context, base });
+    const raw = lex.text > 0 ? lex.text * lift : lex.previous + lex.next > 0 ? 0 : 1e-6;
+    const own = question ? raw * W.questionTurn : raw;
+    const reply = isReply(c);
+    // Only a question is answered by the turn after it ("Running the tests…" follows a request).
+    const answers = reply && isQuestion(splitContext(c.context).previous);
+    const carry = answers ? W.answerFollows * lex.previous * kw : 0;
+    const near = W.neighbourScore * Math.max(answers ? 0 : lex.previous, lex.next) * kw;
+    scored.push({ c, own, raw, question, carry, near, base: Math.max(own, carry) + near });
   }
-  const scored = [...byText.values()];
 
-  // 2. Neighbours: the neighbour field, or the best adjacent turn of the same session among the
-  //    candidates (its own words), whichever says more.
-  const byThread = new Map<string, typeof scored>();
+  // 2. Neighbours among the candidates: the adjacent turns' own scores.
+  const byThread = new Map<string, Scored[]>();
   for (const s of scored) {
     const list = byThread.get(s.c.threadId);
     if (list) list.push(s);
     else byThread.set(s.c.threadId, [s]);
   }
-  const neighbour = new Map<number, number>();
   for (const list of byThread.values()) {
     if (list.length < 2) continue;
     list.sort((a, b) => a.c.step - b.c.step);
     for (let i = 0; i < list.length; i++) {
-      let best = 0;
-      for (let j = i - 1; j >= 0 && list[i]!.c.step - list[j]!.c.step <= W.neighbourSpan; j--)
-        if (isTurn(list[j]!.c.kind)) best = Math.max(best, list[j]!.own);
-      for (let j = i + 1; j < list.length && list[j]!.c.step - list[i]!.c.step <= W.neighbourSpan; j++)
-        if (isTurn(list[j]!.c.kind)) best = Math.max(best, list[j]!.own);
-      if (best > 0) neighbour.set(list[i]!.c.rowid, W.neighbourScore * best);
+      const s = list[i]!;
+      for (let j = i - 1; j >= 0 && s.c.step - list[j]!.c.step <= W.neighbourSpan; j--) {
+        const p = list[j]!;
+        if (!isTurn(p.c.kind)) continue;
+        // The prompt just before a reply: the reply is likely its answer.
+        if (p.question && isReply(s.c)) s.carry = Math.max(s.carry, W.answerFollows * p.raw);
+        else s.near = Math.max(s.near, W.neighbourScore * p.own);
+        break;
+      }
+      for (let j = i + 1; j < list.length && list[j]!.c.step - s.c.step <= W.neighbourSpan; j++) {
+        if (!isTurn(list[j]!.c.kind)) continue;
+        s.near = Math.max(s.near, W.neighbourScore * list[j]!.own);
+        break;
+      }
     }
   }
-  const around = (s: (typeof scored)[number]) => Math.max(s.context, neighbour.get(s.c.rowid) ?? 0);
+  for (const s of scored) s.base = Math.max(s.own, s.carry) + s.near;
   let maxStep = 0;
-  for (const s of scored) maxStep = Math.max(maxStep, s.own + around(s));
+  for (const s of scored) maxStep = Math.max(maxStep, s.base);
   maxStep ||= 1;
 
   // 3. Sessions: several partial matches in one session point at it.
   const sessions: SessionScores = new Map();
   let maxSession = 0;
   for (const [id, list] of byThread) {
-    const bases = list.map((s) => s.own + around(s)).sort((a, b) => b - a);
+    const bases = list.map((s) => s.base).sort((a, b) => b - a);
     let v = 0;
     for (let i = 0; i < Math.min(bases.length, W.sessionSteps); i++) v += bases[i]! * W.sessionDecay ** i;
     sessions.set(id, v);
@@ -127,18 +159,31 @@ export function rankCandidates(
   }
   for (const [id, v] of sessions) sessions.set(id, maxSession > 0 ? v / maxSession : 0);
 
-  // 4. Priors, and the sum.
+  // 4. Priors, and the sum. A named person speaks as the role the other side greets by name.
   const { date, role } = cues;
+  const speakerRole = new Map<string, string>();
+  if (role.names.length > 0)
+    for (const [id, list] of byThread) {
+      const greeted = new Map<string, number>();
+      for (const s of list)
+        if (addresses(s.c.text, role.names)) greeted.set(s.c.role, (greeted.get(s.c.role) ?? 0) + 1);
+      const by = [...greeted.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+      if (by === 'user' || by === 'assistant') speakerRole.set(id, by === 'user' ? 'assistant' : 'user');
+    }
   const steps = scored.map((s): RankedStep => {
     const { c } = s;
     let rolePart = role.role && c.role === role.role ? W.role * role.strength : 0;
-    if (role.names.length > 0 && spokenBy(c.text, role.names)) rolePart += W.speaker;
+    if (
+      role.names.length > 0 &&
+      (spokenBy(c.text, role.names) || (speakerRole.get(c.threadId) === c.role && isTurn(c.kind)))
+    )
+      rolePart += W.speaker;
     const datePart = date
       ? (inSpan(c.timestamp, date) ? W.dateStep : 0) + (sessionOverlaps(c, date) ? W.dateSession : 0)
       : 0;
     const parts: ScoreParts = {
       lexical: s.own / maxStep,
-      neighbours: around(s) / maxStep,
+      neighbours: (s.base - s.own) / maxStep,
       session: W.session * (sessions.get(c.threadId) ?? 0),
       role: rolePart,
       date: datePart,
@@ -148,5 +193,14 @@ export function rankCandidates(
     return { ...c, score, parts };
   });
   steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
-  return { steps, sessions };
+  // The same text in several places (a fork replaying its parent, a prompt echoed twice) is one
+  // hit: the copy in the best-matching session, since it ranks first.
+  const seen = new Set<string>();
+  const unique = steps.filter((r) => {
+    const key = `${r.kind}:${r.chars}:${r.text.slice(0, 200)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { steps: unique, sessions };
 }

@@ -123,7 +123,9 @@ export function searchTranscripts(
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
   const date = findDateSpan(query, now);
   const role = roleCue(query);
-  let parsed = parseQuery(date ? query.replace(date.text, ' ') : query);
+  let words = date ? query.replace(date.text, ' ') : query;
+  if (role.cueText) words = words.replace(role.cueText, ' ');
+  let parsed = parseQuery(words);
   if (parsed.terms.length === 0) parsed = parseQuery(query);
   const want = by === 'thread' ? n * STEPS_PER_THREAD : n;
   const { stats, candidates } = store.candidates(parsed, filters, Math.max(CANDIDATES, want * 4));

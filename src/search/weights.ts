@@ -10,26 +10,32 @@ export const WEIGHTS = {
   k1: 1.2,
   b: 0.75,
   /**
-   * Neighbours: a step earns the larger of its neighbour field's BM25 × contextField and the best
-   * adjacent turn's own score × neighbourScore (both measure the turn around it: never both).
+   * Neighbours, each read from the neighbour field or the adjacent candidate, whichever says more
+   * (both measure the same turn: never both): a reply right after a matching prompt scores at
+   * least `answerFollows` of it (it is usually the answer); any step gains `neighbourScore` of the
+   * turns around it.
    */
-  contextField: 0.3,
   neighbourScore: 0.3,
+  answerFollows: 0.9,
+  /** A prompt that is itself a question holds no answer: its own score × this. */
+  questionTurn: 0.8,
   /** Average characters of a neighbour field (two turn heads). */
   contextAvgChars: 450,
   /** Lift for a step holding all of the query's weight: × (1 + coverage · share²). */
   coverage: 0.3,
-  /** Steps apart that still count as adjacent (tool calls sit between turns). */
-  neighbourSpan: 3,
+  /** Steps apart that still count as adjacent turns (tool calls and reasoning sit between). */
+  neighbourSpan: 8,
   /** Session relevance: its best steps' lexical scores, each later one discounted. */
   sessionDecay: 0.5,
   sessionSteps: 4,
   /** Weight of the session score (0–1) beside the step score (0–1). */
   session: 0.3,
   /** Prior for the role the question asks about ("what did I ask", "what did you suggest"). */
-  role: 0.12,
+  role: 0.15,
   /** Prior for a step spoken by a person the question names. */
   speaker: 0.12,
+  /** A person's name in the question weighs this share of its idf as a word. */
+  nameTerm: 0.5,
   /** A step inside the span the question names, and a session overlapping it. */
   dateStep: 0.12,
   dateSession: 0.08,

@@ -31,8 +31,14 @@ import { createTermStats } from './term-stats.js';
 export const RANK_BUDGET = 2000;
 /** Summed document frequency of the rare terms sent to the index. */
 const RARE_BUDGET = RANK_BUDGET;
-/** Recent steps taken from each AND probe. */
-const PROBE_LIMIT = 60;
+/** Best steps taken from each AND probe (every word; each pair of informative words). */
+const PROBE_LIMIT = 40;
+const PAIR_LIMIT = 25;
+/** Matches of a pair ordered at most (the most recent when there are more). */
+const PAIR_BUDGET = 400;
+/** Words paired: the rarest few, each in under a fifth of the steps. */
+const PAIR_TERMS = 5;
+const PAIR_MAX_SHARE = 0.2;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
 
@@ -185,14 +191,15 @@ export function createRetriever(db: Db): Retriever {
     return { join, params };
   }
 
-  /** Rank the matches of `expr`: at most RANK_BUDGET of them (the most recent when there are more). */
-  function ranked(expr: string, filters: SearchFilters, limit: number): Candidate[] {
+  /** The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent). */
+  function ranked(expr: string, filters: SearchFilters, limit: number, budget = RANK_BUDGET): Candidate[] {
     const sc = scope(filters);
     if (!sc) return [];
     const { join, params } = sc;
-    const pivot = prepared(
-      `SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${RANK_BUDGET}`,
-    ).get(expr, ...params) as { id: number } | undefined;
+    const pivot = prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${budget}`).get(
+      expr,
+      ...params,
+    ) as { id: number } | undefined;
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
     return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
@@ -234,17 +241,19 @@ export function createRetriever(db: Db): Retriever {
       const rare = rareTerms(byDf);
       // 1. Rare words, ranked by the index.
       if (rare.length > 0) add(ranked(not(rare.map((p) => p.expr).join(' OR ')), filters, limit));
-      // 2. Steps with every word, and (for longer queries) with all but one of the commonest
-      //    words: the answer to a question usually shares several of its words, common or not.
-      if (byDf.length > 1) {
-        const and = (ps: Probe[]) =>
-          add(recent(not(ps.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
-        and(byDf);
-        if (byDf.length > 2) {
-          and(byDf.slice(0, -1)); // all but the commonest word
-          and(byDf.slice(0, 2)); // the two rarest words
+      // 2. Steps with every word, and with each pair of the informative words: the answer to a
+      //    question usually shares several of its words, and two mid-frequency words together
+      //    are rare even when neither is (what BM25 over every word would find, bounded).
+      const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
+      if (byDf.length > 1) add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET));
+      const paired = byDf.filter((p) => p.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
+      const isRare = new Set(rare);
+      for (let i = 0; i < paired.length; i++)
+        for (let j = i + 1; j < paired.length; j++) {
+          if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ranked in step 1
+          if (byDf.length === 2) continue; // the every-word probe
+          add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET));
         }
-      }
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
