@@ -36,6 +36,22 @@ export function fail(error: unknown, json: boolean): void {
   process.exitCode = usage ? 2 : 1;
 }
 
+/**
+ * A usage error found by commander (unknown command or option, missing argument, bad value):
+ * exit 2, and under `--json` the same `{error}` document as every other failure. Without `--json`
+ * commander has already written the message and the hint on stderr.
+ */
+export function failUsage(commanderCode: string, message: string, json: boolean): void {
+  if (json) {
+    // commander.unknownOption → unknown_option (the JSON contract is snake_case)
+    const reason = commanderCode.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    printJson({
+      error: { code: 'USAGE', message: message.replace(/^error: /, ''), details: { reason } },
+    });
+  }
+  process.exitCode = 2;
+}
+
 /** Shorten a home-relative path for display. */
 export function tildify(path: string | null | undefined): string {
   if (!path) return '';
