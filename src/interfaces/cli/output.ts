@@ -11,6 +11,9 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/** What a read command says on a machine where nothing was indexed or saved yet. */
+export const NOTHING_INDEXED = 'Nothing indexed yet: run `tapedeck index` (or `tapedeck quickstart`).';
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
