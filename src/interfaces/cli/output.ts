@@ -4,6 +4,7 @@
  * command, 2 for bad usage.
  */
 import { isTapedeckError } from '../../core/errors.js';
+import { toJsonDocument } from './json-document.js';
 
 // `tapedeck threads | head`: the reader went away; stop quietly instead of a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -14,8 +15,9 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 /** What a read command says on a machine where nothing was indexed or saved yet. */
 export const NOTHING_INDEXED = 'Nothing indexed yet: run `tapedeck index` (or `tapedeck quickstart`).';
 
+/** Print a command's result as its one JSON document (named as every other, see json-document.ts). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(toJsonDocument(value), null, 2)}\n`);
 }
 
 export function print(text = ''): void {
