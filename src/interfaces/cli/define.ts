@@ -3,6 +3,7 @@
  * and the options every command shares. Command modules import these; main.ts wires them up.
  */
 import { type Command, Option } from 'commander';
+import { AGENT_IDS } from '../../core/types.js';
 import type { GlobalFlags } from './context.js';
 import { fail } from './output.js';
 
@@ -73,7 +74,8 @@ export function action(fn: (flags: Flags, ...positional: never[]) => Promise<unk
 
 export const jsonOpt = () => new Option('--json', 'print one JSON document on stdout');
 export const agentOpt = () =>
-  new Option(
-    '--agent <id>',
-    'only this agent (repeatable): antigravity, claude-code, codex, gemini-cli',
-  ).argParser(collect);
+  new Option('--agent <id>', 'only this agent (repeatable)')
+    // the choices are listed in help and offered by shell completion; the parser that follows
+    // keeps the option repeatable, and the services name the known agents on a wrong one
+    .choices(AGENT_IDS)
+    .argParser(collect);

@@ -2,10 +2,11 @@
  * `tapedeck` command line. Commands are declared here as data; each action loads its module lazily
  * so `tapedeck --help` and light commands start fast.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
 import { action, agentOpt, collect, jsonOpt } from './define.js';
+import { addHelpExamples } from './help-examples.js';
 import { registerKnowledgeCommands } from './knowledge.js';
 import { fail, failUsage } from './output.js';
 
@@ -131,8 +132,19 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .description('run the MCP server over stdio (for agents)')
     .action(action(async (flags) => (await import('./commands/mcp.js')).runMcp(flags)));
 
+  program
+    .command('completion')
+    .description('print a shell completion script (commands, subcommands and options)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .action(
+      action(async (_flags, shell: string) =>
+        (await import('./commands/completion.js')).runCompletion(shell),
+      ),
+    );
+
   registerKnowledgeCommands(program);
   registerIntegrationCommands(program);
+  addHelpExamples(program);
   return program;
 }
 
