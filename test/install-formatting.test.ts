@@ -182,6 +182,21 @@ describe('workspace installs in a git repository', () => {
     const local = JSON.parse(readFileSync(join(w.home, '.claude.json'), 'utf8'));
     assert.equal(local.projects[ws].mcpServers.tapedeck.type, 'stdio');
 
+    // status tells the workspace installs from the global ones, although they share files
+    // (~/.claude.json, .git/info/exclude)
+    const status = tapedeck(['status', '--json'], env, { cwd: ws }).json();
+    assert.deepEqual(
+      status.integrations.map(
+        (i: { agent: string; scope: string; state: string }) => `${i.agent} ${i.scope} ${i.state}`,
+      ),
+      [
+        'antigravity workspace installed',
+        'claude-code workspace installed',
+        'codex workspace installed',
+        'gemini-cli workspace installed',
+      ],
+    );
+
     for (const agent of ['antigravity', 'claude-code', 'codex', 'gemini-cli'])
       assert.equal(tapedeck(['uninstall', agent, '--workspace', ws], env).status, 0);
     assert.deepEqual(snapshot(ws), before);
