@@ -49,7 +49,12 @@ export function nobodySkipReason(): string | false {
     nobodyCheck =
       r.status === 0
         ? false
-        : `nobody cannot run this checkout's CLI (is it inside a folder only its owner may enter?): ${String(r.stderr).split('\n').find((l) => /Error|EACCES/.test(l))?.trim() ?? r.status}`;
+        : `nobody cannot run this checkout's CLI (is it inside a folder only its owner may enter?): ${
+            String(r.stderr)
+              .split('\n')
+              .find((l) => /Error|EACCES/.test(l))
+              ?.trim() ?? r.status
+          }`;
   }
   return nobodyCheck;
 }
