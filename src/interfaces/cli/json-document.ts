@@ -19,7 +19,6 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   sessionId: 'session_id',
   startedAt: 'started_at',
   updatedAt: 'updated_at',
-  createdAt: 'created_at',
   stepCount: 'step_count',
   // stats and doctor
   perAgent: 'per_agent',

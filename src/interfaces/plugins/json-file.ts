@@ -216,7 +216,8 @@ function layout(text: string, path: JsonPath, value: unknown, e: Edit, style: St
   const { eol, unit } = style;
   const members = container.children ?? [];
   if (e.length > 0 && !prefix.startsWith(',')) {
-    // a value replaced in place: indented from the line it starts on
+    // a value replaced in place: indented from the line it starts on, or compact in a compact container
+    if (!text.slice(container.offset, container.offset + container.length).includes('\n')) return e;
     const indent = lineIndent(text, e.offset);
     return { ...e, content: `${prefix}${pretty(value, unit, indent, eol)}${suffix}` };
   }
@@ -238,8 +239,8 @@ function layout(text: string, path: JsonPath, value: unknown, e: Edit, style: St
   const indent = lineIndent(text, first.offset);
   const body = pretty(value, unit, indent, eol);
   if (prefix.startsWith(',')) return { ...e, content: `,${eol}${indent}${prefix.slice(1)}${body}${suffix}` };
-  // before the first member: the new one takes the first line, the old first moves down
-  return { ...e, content: `${prefix}${body}${suffix.replace(/^,/, `,${eol}${indent}`)}` };
+  // before the first member: the new one takes its line, the old first moves down
+  return { offset: first.offset, length: 0, content: `${prefix}${body},${eol}${indent}` };
 }
 
 function pretty(value: unknown, unit: string, indent: string, eol: string): string {
