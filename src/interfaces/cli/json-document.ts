@@ -20,6 +20,8 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   startedAt: 'started_at',
   updatedAt: 'updated_at',
   stepCount: 'step_count',
+  // set by the history work when a thread's transcript went away
+  sourceGone: 'source_gone',
   // stats and doctor
   perAgent: 'per_agent',
   lastUpdated: 'last_updated',
@@ -35,7 +37,7 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
  */
 const RECORD_FIELDS: ReadonlyArray<{ marker: string; fields: readonly string[] }> = [
   // a transcript thread (ThreadRecord)
-  { marker: 'sessionId', fields: ['project', 'title', 'startedAt', 'updatedAt', 'parentId'] },
+  { marker: 'sessionId', fields: ['project', 'title', 'startedAt', 'updatedAt', 'parentId', 'sourceGone'] },
   // a transcript step (StepRecord)
   { marker: 'threadId', fields: ['tool', 'target', 'timestamp'] },
 ];
