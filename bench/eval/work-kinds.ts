@@ -268,7 +268,7 @@ const ASK_PAIRS: AskPair[] = [
   {
     prompt: 'which port does the {E} listen on in staging?',
     asks: ['which port does the {E} listen on in staging', 'what port is the staging {E} on?'],
-    reply: "It's {N}; set under listeners in deploy/values-stg.yaml.",
+    reply: "It's {N}, see deploy/values-stg.yaml.",
     values: (r) => ({ N: r.pick([8443, 9090, 7001, 8081, 3443, 5050]) }),
   },
   {
@@ -526,6 +526,7 @@ export function answerAfterSet(c: Corpus, projects: readonly Project[], n: numbe
       reply = fill(pair.reply, v);
       ask = fill(r.pick(pair.asks), v);
       if (!sharesWord(ask, reply) && !sharesWord(fill(pair.prompt, v), reply)) break;
+      if (attempt === 19) throw new Error(`answer-after template shares words with its reply: ${reply}`);
     }
     const s = c.session(p, when2026(r)).filler(r.range(1, 3));
     s.user(fill(pair.prompt, v)).assistant(reply, { mark: `after-${i}` });
