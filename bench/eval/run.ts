@@ -4,7 +4,7 @@
  * JSON document with --json). For the shipped seed it first checks that the generator still
  * produces eval/sets/*.jsonl byte for byte (`--write-sets` rewrites them).
  *
- *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json] [--write-sets] [--keep]
+ *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json [--details]] [--write-sets] [--keep]
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -92,6 +92,7 @@ async function main(): Promise<void> {
       background: { type: 'string' },
       markdown: { type: 'boolean' },
       json: { type: 'boolean' },
+      details: { type: 'boolean' },
       'write-sets': { type: 'boolean' },
       keep: { type: 'boolean' },
     },
@@ -135,7 +136,9 @@ async function main(): Promise<void> {
     // One run over every set: the baselines' index is built once, and each set is its own kind.
     const all = join(tmp, 'all.jsonl');
     writeFileSync(all, KINDS.map((k) => readFileSync(summary.sets[k], 'utf8')).join(''));
-    const report = JSON.parse(cli(['eval', all, '--compare', '--json', '--no-index'], env)) as EvalReport;
+    const report = JSON.parse(
+      cli(['eval', all, '--compare', '--json', '--no-index', ...(values.details ? ['--details'] : [])], env),
+    ) as EvalReport;
     const secs = (performance.now() - started) / 1000;
     process.stderr.write(
       `eval: seed ${seed}, ${report.questions} questions over ${report.steps} steps on ${report.backend}, indexed in ${indexed.toFixed(1)} s, total ${secs.toFixed(1)} s${values.keep ? `, kept in ${tmp}${pg ? ` and ${pg.url}` : ''}` : ''}\n`,
