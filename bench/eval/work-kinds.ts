@@ -531,6 +531,7 @@ function when2026(r: Random): number {
   return Date.UTC(2026, 0, 5) + r.range(0, 300) * DAY + r.range(8, 18) * HOUR;
 }
 
+/** `n` decisions with their reasons, asked in other words; two distractor sessions each. */
 export function paraphraseSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('paraphrase');
   const taken = new Set<string>();
@@ -554,6 +555,7 @@ export function paraphraseSet(c: Corpus, projects: readonly Project[], n: number
   }
 }
 
+/** `n` user questions answered one turn later by a reply sharing no word with the question. */
 export function answerAfterSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('answer-after');
   const taken = new Set<string>();
@@ -619,6 +621,7 @@ function relative(r: Random, at: number): { phrase: string; date: string } {
   };
 }
 
+/** Recurring incidents a month apart (five each), each asked about by its day relative to `date`. */
 export function datedSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('dated');
   const taken = new Set<string>();
@@ -646,6 +649,7 @@ export function datedSet(c: Corpus, projects: readonly Project[], n: number): vo
   }
 }
 
+/** `n` questions about who said what: the user's ask, the assistant's suggestion, a named colleague. */
 export function whoSaidSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('who');
   const taken = new Set<string>();
@@ -705,6 +709,7 @@ function freshFn(r: Random, p: Project): string {
   return p.lang === 'py' ? snake(words) : camel(words);
 }
 
+/** `n` function names, error codes, paths and variables, explained once among tool output and near misses. */
 export function identifierSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('identifier');
   const used = new Set<string>();

@@ -49,6 +49,7 @@ export function formatEval(r: EvalReport): string {
   return lines.join('\n');
 }
 
+/** `tapedeck eval FILE`: read the questions, refresh the index, score, print the table or the JSON report. */
 export async function runEval(file: string, flags: EvalFlags): Promise<void> {
   const questions = parseQuestionFile(readText(file));
   const kinds = (flags.limitKinds ?? [])
