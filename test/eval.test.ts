@@ -117,6 +117,7 @@ test('eval --compare reports hand-computed figures for Tapedeck and both baselin
   assert.equal(doc.steps, 5);
   assert.deepEqual(doc.systems, ['tapedeck', 'bm25_or', 'and']);
   assert.deepEqual(doc.unknown_evidence, []);
+  assert.deepEqual(doc.errors, []);
   assert.deepEqual(figures(doc.overall.tapedeck), RANKED);
   assert.deepEqual(figures(doc.overall.bm25_or), RANKED);
   assert.deepEqual(figures(doc.overall.and), AND);
@@ -179,4 +180,26 @@ test('a bad question file is a usage error naming every bad line; unknown eviden
   assert.equal(u.status, 0, u.stderr);
   assert.deepEqual(u.json().unknown_evidence, ['u1']);
   assert.equal(u.json().overall.tapedeck.hit_at_10, 0);
+
+  // A question the search refuses (over its 2,000-character limit) is a reported miss; the rest still score.
+  const long = h.write(
+    'long.jsonl',
+    [
+      JSON.stringify({ id: 'long', question: 'redis '.repeat(400), thread: `claude-code:${S1}`, step: 1 }),
+      JSON.stringify({
+        id: 'ok',
+        question: 'why did we drop the redis cache?',
+        thread: `claude-code:${S1}`,
+        step: 1,
+      }),
+    ].join('\n'),
+  );
+  const l = tapedeck(['eval', long, '--json', '--compare'], h.env);
+  assert.equal(l.status, 0, l.stderr);
+  assert.deepEqual(
+    l.json().errors.map((e: { id: string }) => e.id),
+    ['long'],
+  );
+  assert.equal(l.json().overall.tapedeck.hit_at_1, 0.5);
+  assert.equal(l.json().overall.bm25_or.hit_at_1, 1);
 });

@@ -4,12 +4,13 @@
  * `compare`, the same steps are also searched by plain BM25 (words OR-ed) and by every-word-AND
  * in a throwaway FTS5 index, in the same run. The maths is core/scorecard.ts.
  */
-import { invalidInput } from '../core/errors.js';
+import { invalidInput, isTapedeckError } from '../core/errors.js';
 import {
   baselineWords,
   type EvalQuestion,
   type EvidenceRef,
   JUDGED,
+  type JudgedHit,
   judge,
   type Metrics,
   type Outcome,
@@ -54,6 +55,8 @@ export interface EvalReport {
   kinds: Record<string, Partial<Record<System, Metrics>>>;
   /** Ids of questions whose evidence names no indexed thread or transcript (they count as misses). */
   unknown_evidence: string[];
+  /** Questions the search refused (e.g. over its length limit), with its message; they count as misses. */
+  errors: { id: string; message: string }[];
   details?: QuestionDetail[];
 }
 
@@ -127,20 +130,31 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
         .map((q) => q.id);
 
       const outcomes = new Map<System, Outcome[]>(systems.map((s) => [s, []]));
+      const errors: EvalReport['errors'] = [];
       const baseline = compare ? createBaseline() : null;
       try {
         if (baseline) await fillBaseline(store, threads, baseline);
         // One untimed query first: statements, caches and JIT warm up once per process, not in p99.
-        await transcripts.search(questions[0].question, { limit: JUDGED });
+        await Promise.resolve()
+          .then(() => transcripts.search(questions[0].question, { limit: JUDGED }))
+          .catch(() => {});
         baseline?.search(baselineWords(questions[0].question), 'or', JUDGED);
         for (const q of questions) {
           const started = performance.now();
-          const result = await transcripts.search(q.question, {
-            limit: JUDGED,
-            ...(q.project ? { project: q.project } : {}),
-            ...(q.now !== undefined ? { now: q.now } : {}),
-          });
-          outcomes.get('tapedeck')?.push(judge(q.evidence, result.hits, performance.now() - started));
+          let hits: JudgedHit[] = [];
+          try {
+            const result = await transcripts.search(q.question, {
+              limit: JUDGED,
+              ...(q.project ? { project: q.project } : {}),
+              ...(q.now !== undefined ? { now: q.now } : {}),
+            });
+            hits = result.hits;
+          } catch (e) {
+            // One question the search refuses is a miss to report, not the end of the scorecard.
+            if (!isTapedeckError(e)) throw e;
+            errors.push({ id: q.id, message: e.message });
+          }
+          outcomes.get('tapedeck')?.push(judge(q.evidence, hits, performance.now() - started));
           if (!baseline) continue;
           const words = baselineWords(q.question);
           for (const [system, mode] of [
@@ -169,6 +183,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
         overall: pick(() => true),
         kinds: Object.fromEntries(kindNames.map((k) => [k, pick((i) => questions[i].kind === k)])),
         unknown_evidence: unknown,
+        errors,
       };
       if (details)
         report.details = questions.map((q, i) => ({
