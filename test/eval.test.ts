@@ -130,6 +130,9 @@ test('eval --compare reports hand-computed figures for Tapedeck and both baselin
   const ranks = Object.fromEntries(doc.details.map((d: { id: string; rank: unknown }) => [d.id, d.rank]));
   assert.deepEqual(ranks.q5, { tapedeck: 2, bm25_or: 2, and: null });
   assert.deepEqual(ranks.q2, { tapedeck: null, bm25_or: null, and: null });
+  const q5 = doc.details.find((d: { id: string }) => d.id === 'q5');
+  assert.deepEqual(q5.first.and, { thread: `claude-code:${S2}`, step: 0, line: 1 });
+  assert.equal(doc.details.find((d: { id: string }) => d.id === 'q2').first.tapedeck, null);
 });
 
 test('eval without --compare scores Tapedeck only; --limit-kinds keeps the named kinds; the table is readable', () => {

@@ -41,6 +41,8 @@ export interface QuestionDetail {
   /** 1-based rank of the first evidence hit per system, null when not in the top 10. */
   rank: Partial<Record<System, number | null>>;
   found: Partial<Record<System, number>>;
+  /** Each system's first hit (what it answered instead, when it missed). */
+  first: Partial<Record<System, { thread: string; step: number; line: number } | null>>;
   evidence: number;
 }
 
@@ -73,6 +75,9 @@ export interface EvalService {
 }
 
 const PAGE = 500;
+
+const firstOf = (hits: readonly JudgedHit[]) =>
+  hits[0] ? { thread: hits[0].thread, step: hits[0].step, line: hits[0].source.line } : null;
 
 /** Every thread of the store, page by page (threads are few next to steps). */
 async function allThreads(store: TranscriptStore) {
@@ -131,6 +136,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
 
       const outcomes = new Map<System, Outcome[]>(systems.map((s) => [s, []]));
       const errors: EvalReport['errors'] = [];
+      const firsts = new Map<System, QuestionDetail['first'][System][]>(systems.map((s) => [s, []]));
       const baseline = compare ? createBaseline() : null;
       try {
         if (baseline) await fillBaseline(store, threads, baseline);
@@ -155,6 +161,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
             errors.push({ id: q.id, message: e.message });
           }
           outcomes.get('tapedeck')?.push(judge(q.evidence, hits, performance.now() - started));
+          if (details) firsts.get('tapedeck')?.push(firstOf(hits));
           if (!baseline) continue;
           const words = baselineWords(q.question);
           for (const [system, mode] of [
@@ -164,6 +171,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
             const t0 = performance.now();
             const hits = baseline.search(words, mode, JUDGED, q.project);
             outcomes.get(system)?.push(judge(q.evidence, hits, performance.now() - t0));
+            if (details) firsts.get(system)?.push(firstOf(hits));
           }
         }
       } finally {
@@ -192,6 +200,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
           question: q.question,
           rank: Object.fromEntries(systems.map((s) => [s, outcomes.get(s)?.[i].rank ?? null])),
           found: Object.fromEntries(systems.map((s) => [s, outcomes.get(s)?.[i].found ?? 0])),
+          first: Object.fromEntries(systems.map((s) => [s, firsts.get(s)?.[i] ?? null])),
           evidence: q.evidence.length,
         }));
       return report;
