@@ -11,6 +11,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   search: 'tapedeck search "why did we drop redis" --since 2w --agent claude-code --limit 5',
   show: 'tapedeck show claude-code:0a0a0a0a-1111-4222-8333-444444444444 --step 12 --window 2',
   threads: 'tapedeck threads --agent codex --since 7d --json | jq -r ".threads[].id"',
+  eval: 'tapedeck eval questions.jsonl --compare --json | jq .overall',
   migrate: 'tapedeck migrate --to postgres://tapedeck@db.internal:5432/tapedeck',
   stats: 'tapedeck stats --json | jq .per_agent',
   doctor: 'tapedeck doctor --issues 10',
