@@ -122,6 +122,7 @@ test('eval --compare reports hand-computed figures for Tapedeck and both baselin
   assert.equal(doc.steps, 5);
   assert.deepEqual(doc.systems, ['tapedeck', 'bm25_or', 'and']);
   assert.deepEqual(doc.unknown_evidence, []);
+  assert.deepEqual(doc.errors, []);
   assert.deepEqual(figures(doc.overall.tapedeck), TAPEDECK);
   assert.deepEqual(figures(doc.overall.bm25_or), RANKED);
   assert.deepEqual(figures(doc.overall.and), AND);
@@ -134,6 +135,9 @@ test('eval --compare reports hand-computed figures for Tapedeck and both baselin
   const ranks = Object.fromEntries(doc.details.map((d: { id: string; rank: unknown }) => [d.id, d.rank]));
   assert.deepEqual(ranks.q5, { tapedeck: 2, bm25_or: 2, and: null });
   assert.deepEqual(ranks.q2, { tapedeck: null, bm25_or: null, and: null });
+  const q5 = doc.details.find((d: { id: string }) => d.id === 'q5');
+  assert.deepEqual(q5.first.and, { thread: `claude-code:${S2}`, step: 0, line: 1 });
+  assert.equal(doc.details.find((d: { id: string }) => d.id === 'q2').first.tapedeck, null);
 });
 
 test('eval without --compare scores Tapedeck only; --limit-kinds keeps the named kinds; the table is readable', () => {
@@ -184,4 +188,26 @@ test('a bad question file is a usage error naming every bad line; unknown eviden
   assert.equal(u.status, 0, u.stderr);
   assert.deepEqual(u.json().unknown_evidence, ['u1']);
   assert.equal(u.json().overall.tapedeck.hit_at_10, 0);
+
+  // A question the search refuses (over its 2,000-character limit) is a reported miss; the rest still score.
+  const long = h.write(
+    'long.jsonl',
+    [
+      JSON.stringify({ id: 'long', question: 'redis '.repeat(400), thread: `claude-code:${S1}`, step: 1 }),
+      JSON.stringify({
+        id: 'ok',
+        question: 'why did we drop the redis cache?',
+        thread: `claude-code:${S1}`,
+        step: 1,
+      }),
+    ].join('\n'),
+  );
+  const l = tapedeck(['eval', long, '--json', '--compare'], h.env);
+  assert.equal(l.status, 0, l.stderr);
+  assert.deepEqual(
+    l.json().errors.map((e: { id: string }) => e.id),
+    ['long'],
+  );
+  assert.equal(l.json().overall.tapedeck.hit_at_1, 0.5);
+  assert.equal(l.json().overall.bm25_or.hit_at_1, 1);
 });

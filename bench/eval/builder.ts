@@ -15,6 +15,8 @@ import type { WrittenFile } from '../corpus/writer.js';
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
+/** When undated questions are asked: after every planted session. */
+export const ASKED_AT = '2026-12-01';
 
 /** One question of a set, before its marks are resolved to transcript lines. */
 export interface PlannedQuestion {
@@ -33,7 +35,7 @@ export interface QuestionLine {
   kind: string;
   question: string;
   evidence: string[];
-  date?: string;
+  date: string;
   project?: string;
 }
 
@@ -196,8 +198,9 @@ export class Corpus {
         kind: q.kind,
         question: q.question,
         evidence,
+        // Every question carries its "now", so recency and relative dates score the same every day.
+        date: q.date ?? ASKED_AT,
       };
-      if (q.date) line.date = q.date;
       if (q.project) line.project = q.project;
       list.push(line);
       sets.set(q.kind, list);

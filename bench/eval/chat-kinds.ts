@@ -154,7 +154,9 @@ export function conversationSet(c: Corpus, base: readonly Project[], count: numb
     at(n - 4, n - 1)
       .user(`${pet} chewed through my phone charger again, I have bought three this month.`, m('pet2'))
       .assistant('Ha! Maybe hide the cables behind the sofa.');
-    q(`What is the name of ${a}'s ${species}?`, [m('pet')]);
+    q(r.pick([`What is the name of ${a}'s ${species}?`, `What did ${a} call the new ${species}?`]), [
+      m('pet'),
+    ]);
     q(`What has ${pet} been chewing?`, [m('pet2')]);
     // B's trips: three cities over the conversation.
     const cities = r.shuffle([...CITIES]).slice(0, 3);
@@ -167,7 +169,11 @@ export function conversationSet(c: Corpus, base: readonly Project[], count: numb
       );
       if (k === 1) q(`When did ${b} go to ${city}?`, [m(`trip${k}`)]);
     });
-    q(`Which cities has ${b} travelled to?`, [m('trip0'), m('trip1'), m('trip2')]);
+    q(r.pick([`Which cities has ${b} travelled to?`, `Where has ${b} been on trips?`]), [
+      m('trip0'),
+      m('trip1'),
+      m('trip2'),
+    ]);
     // A's hobby: started, then a first result.
     const [hobby, result] = r.pick(HOBBIES);
     const hs = r.range(2, 5);
@@ -180,7 +186,7 @@ export function conversationSet(c: Corpus, base: readonly Project[], count: numb
     conv.sessions[Math.min(n - 1, hs + r.range(3, 6))]
       .user(`Guess what, I finished ${result}!`, m('hobby2'))
       .assistant('I am so impressed, you have really stuck with it.');
-    q(`What new hobby did ${a} take up?`, [m('hobby')]);
+    q(r.pick([`What new hobby did ${a} take up?`, `What class did ${a} sign up for?`]), [m('hobby')]);
     q(`What has ${a} made or achieved in ${hobby}?`, [m('hobby2')]);
     // B's job: unhappy early, a new offer later.
     const [old, next] = r.shuffle([...COMPANIES]).slice(0, 2);
@@ -194,7 +200,7 @@ export function conversationSet(c: Corpus, base: readonly Project[], count: numb
     at(7, n - 2)
       .user(r.pick(SMALL_USER))
       .assistant(`I accepted the offer from ${next}! Starting as ${role} next month.`, { mark: m('job2') });
-    q(`Where is ${b} going to work next?`, [m('job2')]);
+    q(r.pick([`Where is ${b} going to work next?`, `Which company hired ${b}?`]), [m('job2')]);
     q(`Why was ${b} unhappy at ${old}?`, [m('job1')]);
     // A's race: registered, training, finished.
     const race = r.pick(RACES);
@@ -221,7 +227,9 @@ export function conversationSet(c: Corpus, base: readonly Project[], count: numb
       .assistant(`You have to read ${title} by ${author}, it is about ${theme}. I could not put it down.`, {
         mark: m('book'),
       });
-    q(`What book did ${b} recommend to ${a}?`, [m('book')]);
+    q(r.pick([`What book did ${b} recommend to ${a}?`, `Which novel did ${b} tell ${a} to read?`]), [
+      m('book'),
+    ]);
     // A's sister's wedding: announced, then happened.
     const sister = r.pick(PEOPLE.filter((x) => x !== a && x !== b));
     const wcity = r.pick(CITIES.filter((x) => !cities.includes(x)));

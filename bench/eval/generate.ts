@@ -73,7 +73,7 @@ export async function generateEvalCorpus(opts: EvalCorpusOptions): Promise<EvalC
   datedSet(c, projects, 70);
   whoSaidSet(c, projects, 72);
   identifierSet(c, projects, 72);
-  conversationSet(c, projects, 5, 14);
+  conversationSet(c, projects, 8, 16);
   codingSet(c, projects, 12);
   const { files, sets } = c.render();
   for (const f of files) {

@@ -268,7 +268,7 @@ const ASK_PAIRS: AskPair[] = [
   {
     prompt: 'which port does the {E} listen on in staging?',
     asks: ['which port does the {E} listen on in staging', 'what port is the staging {E} on?'],
-    reply: "It's {N}; set under listeners in deploy/values-stg.yaml.",
+    reply: "It's {N}, see deploy/values-stg.yaml.",
     values: (r) => ({ N: r.pick([8443, 9090, 7001, 8081, 3443, 5050]) }),
   },
   {
@@ -405,6 +405,33 @@ const RECURRING: Recurring[] = [
     ],
     question: 'why did the {E} tests break {W}?',
   },
+  {
+    report: 'disk usage alert on the {E} host, what is eating the space?',
+    explain:
+      'The {E} host filled its disk because {C}. I cleaned it up and added a cron to keep it in check.',
+    causes: [
+      'core dumps from a crashing sidecar piled up in /var/crash',
+      'log rotation stopped after the logrotate config was overwritten',
+      'an old Docker build cache grew to forty gigabytes',
+      'a debug flag wrote every request body to disk',
+      'backups were written locally because the bucket credentials expired',
+      'a runaway job kept writing temp exports and never deleted them',
+    ],
+    question: 'what filled the disk on the {E} host {W}?',
+  },
+  {
+    report: 'customers say {E} emails never arrived, can you check?',
+    explain: 'The {E} emails were not delivered because {C}; the queue has been drained and resent.',
+    causes: [
+      'the sending domain lost its DKIM record during a DNS change',
+      'the provider throttled us after a bounce spike',
+      'a template variable was missing and rendering threw',
+      'the worker was deployed without the SMTP password',
+      'messages were stuck behind a poison message in the queue',
+      'the unsubscribe list was applied to transactional mail by mistake',
+    ],
+    question: 'why did the {E} emails not arrive {W}?',
+  },
 ];
 
 interface Topic {
@@ -479,6 +506,22 @@ const TOPICS: ((e: string, r: Random) => Topic)[] = [
   }),
 ];
 
+const ASKED_I = [
+  'what did I ask about {X}?',
+  'what was my request about {X}?',
+  'what did I want done about {X}',
+];
+const ASKED_YOU = [
+  'what did you suggest for {X}?',
+  'what did you recommend for {X}',
+  'your suggestion for {X}?',
+];
+const ASKED_NAMED = [
+  'what did {P} say about {X}?',
+  "what was {P}'s view on {X}?",
+  'what does {P} think about {X}',
+];
+
 function pickProject(r: Random, projects: readonly Project[]): Project {
   return r.pick(projects);
 }
@@ -488,6 +531,7 @@ function when2026(r: Random): number {
   return Date.UTC(2026, 0, 5) + r.range(0, 300) * DAY + r.range(8, 18) * HOUR;
 }
 
+/** `n` decisions with their reasons, asked in other words; two distractor sessions each. */
 export function paraphraseSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('paraphrase');
   const taken = new Set<string>();
@@ -511,6 +555,7 @@ export function paraphraseSet(c: Corpus, projects: readonly Project[], n: number
   }
 }
 
+/** `n` user questions answered one turn later by a reply sharing no word with the question. */
 export function answerAfterSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('answer-after');
   const taken = new Set<string>();
@@ -526,6 +571,7 @@ export function answerAfterSet(c: Corpus, projects: readonly Project[], n: numbe
       reply = fill(pair.reply, v);
       ask = fill(r.pick(pair.asks), v);
       if (!sharesWord(ask, reply) && !sharesWord(fill(pair.prompt, v), reply)) break;
+      if (attempt === 19) throw new Error(`answer-after template shares words with its reply: ${reply}`);
     }
     const s = c.session(p, when2026(r)).filler(r.range(1, 3));
     s.user(fill(pair.prompt, v)).assistant(reply, { mark: `after-${i}` });
@@ -575,6 +621,7 @@ function relative(r: Random, at: number): { phrase: string; date: string } {
   };
 }
 
+/** Recurring incidents a month apart (five each), each asked about by its day relative to `date`. */
 export function datedSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('dated');
   const taken = new Set<string>();
@@ -602,6 +649,7 @@ export function datedSet(c: Corpus, projects: readonly Project[], n: number): vo
   }
 }
 
+/** `n` questions about who said what: the user's ask, the assistant's suggestion, a named colleague. */
 export function whoSaidSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('who');
   const taken = new Set<string>();
@@ -617,12 +665,12 @@ export function whoSaidSet(c: Corpus, projects: readonly Project[], n: number): 
         reasoning: `${topic.mentions[0]} ${s.g.reasoning()}`,
       });
       s.user(s.g.prompt()).assistant(topic.mentions[1]);
-      c.ask({ kind: 'who-said-it', question: `what did I ask about ${topic.name}?`, marks: [mark] });
+      c.ask({ kind: 'who-said-it', question: fill(r.pick(ASKED_I), { X: topic.name }), marks: [mark] });
     } else if (form === 1) {
       // "what did you suggest…": the assistant's suggestion; the user mentions the topic too.
       s.user(topic.ask).assistant(topic.suggest, { mark });
       s.user(`${topic.mentions[0]} ${s.g.prompt()}`).assistant(s.g.response());
-      c.ask({ kind: 'who-said-it', question: `what did you suggest for ${topic.name}?`, marks: [mark] });
+      c.ask({ kind: 'who-said-it', question: fill(r.pick(ASKED_YOU), { X: topic.name }), marks: [mark] });
     } else {
       // A named colleague: the user relays their view; others hold other views on the same topic.
       const [P, Q] = r.shuffle([...PEOPLE]).slice(0, 2);
@@ -631,7 +679,11 @@ export function whoSaidSet(c: Corpus, projects: readonly Project[], n: number): 
       const d = c.session(pickProject(r, projects), when2026(r)).filler(1);
       d.user(`${Q} reviewed ${topic.name} and had no objections.`).assistant(d.g.response());
       d.user(`${P} is out until ${r.pick(CITIES)} offsite ends, ${d.g.prompt()}`).assistant(d.g.response());
-      c.ask({ kind: 'who-said-it', question: `what did ${P} say about ${topic.name}?`, marks: [mark] });
+      c.ask({
+        kind: 'who-said-it',
+        question: fill(r.pick(ASKED_NAMED), { X: topic.name, P }),
+        marks: [mark],
+      });
     }
     s.filler(r.range(1, 2));
   }
@@ -657,6 +709,7 @@ function freshFn(r: Random, p: Project): string {
   return p.lang === 'py' ? snake(words) : camel(words);
 }
 
+/** `n` function names, error codes, paths and variables, explained once among tool output and near misses. */
 export function identifierSet(c: Corpus, projects: readonly Project[], n: number): void {
   const r = c.random('identifier');
   const used = new Set<string>();

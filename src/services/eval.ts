@@ -4,12 +4,13 @@
  * `compare`, the same steps are also searched by plain BM25 (words OR-ed) and by every-word-AND
  * in a throwaway FTS5 index, in the same run. The maths is core/scorecard.ts.
  */
-import { invalidInput } from '../core/errors.js';
+import { invalidInput, isTapedeckError } from '../core/errors.js';
 import {
   baselineWords,
   type EvalQuestion,
   type EvidenceRef,
   JUDGED,
+  type JudgedHit,
   judge,
   type Metrics,
   type Outcome,
@@ -40,6 +41,8 @@ export interface QuestionDetail {
   /** 1-based rank of the first evidence hit per system, null when not in the top 10. */
   rank: Partial<Record<System, number | null>>;
   found: Partial<Record<System, number>>;
+  /** Each system's first hit (what it answered instead, when it missed). */
+  first: Partial<Record<System, { thread: string; step: number; line: number } | null>>;
   evidence: number;
 }
 
@@ -54,6 +57,8 @@ export interface EvalReport {
   kinds: Record<string, Partial<Record<System, Metrics>>>;
   /** Ids of questions whose evidence names no indexed thread or transcript (they count as misses). */
   unknown_evidence: string[];
+  /** Questions the search refused (e.g. over its length limit), with its message; they count as misses. */
+  errors: { id: string; message: string }[];
   details?: QuestionDetail[];
 }
 
@@ -70,6 +75,9 @@ export interface EvalService {
 }
 
 const PAGE = 500;
+
+const firstOf = (hits: readonly JudgedHit[]) =>
+  hits[0] ? { thread: hits[0].thread, step: hits[0].step, line: hits[0].source.line } : null;
 
 /** Every thread of the store, page by page (threads are few next to steps). */
 async function allThreads(store: TranscriptStore) {
@@ -127,17 +135,33 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
         .map((q) => q.id);
 
       const outcomes = new Map<System, Outcome[]>(systems.map((s) => [s, []]));
+      const errors: EvalReport['errors'] = [];
+      const firsts = new Map<System, QuestionDetail['first'][System][]>(systems.map((s) => [s, []]));
       const baseline = compare ? createBaseline() : null;
       try {
         if (baseline) await fillBaseline(store, threads, baseline);
+        // One untimed query first: statements, caches and JIT warm up once per process, not in p99.
+        await Promise.resolve()
+          .then(() => transcripts.search(questions[0].question, { limit: JUDGED }))
+          .catch(() => {});
+        baseline?.search(baselineWords(questions[0].question), 'or', JUDGED);
         for (const q of questions) {
           const started = performance.now();
-          const result = await transcripts.search(q.question, {
-            limit: JUDGED,
-            ...(q.project ? { project: q.project } : {}),
-            ...(q.now !== undefined ? { now: q.now } : {}),
-          });
-          outcomes.get('tapedeck')?.push(judge(q.evidence, result.hits, performance.now() - started));
+          let hits: JudgedHit[] = [];
+          try {
+            const result = await transcripts.search(q.question, {
+              limit: JUDGED,
+              ...(q.project ? { project: q.project } : {}),
+              ...(q.now !== undefined ? { now: q.now } : {}),
+            });
+            hits = result.hits;
+          } catch (e) {
+            // One question the search refuses is a miss to report, not the end of the scorecard.
+            if (!isTapedeckError(e)) throw e;
+            errors.push({ id: q.id, message: e.message });
+          }
+          outcomes.get('tapedeck')?.push(judge(q.evidence, hits, performance.now() - started));
+          if (details) firsts.get('tapedeck')?.push(firstOf(hits));
           if (!baseline) continue;
           const words = baselineWords(q.question);
           for (const [system, mode] of [
@@ -147,6 +171,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
             const t0 = performance.now();
             const hits = baseline.search(words, mode, JUDGED, q.project);
             outcomes.get(system)?.push(judge(q.evidence, hits, performance.now() - t0));
+            if (details) firsts.get(system)?.push(firstOf(hits));
           }
         }
       } finally {
@@ -166,6 +191,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
         overall: pick(() => true),
         kinds: Object.fromEntries(kindNames.map((k) => [k, pick((i) => questions[i].kind === k)])),
         unknown_evidence: unknown,
+        errors,
       };
       if (details)
         report.details = questions.map((q, i) => ({
@@ -174,6 +200,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
           question: q.question,
           rank: Object.fromEntries(systems.map((s) => [s, outcomes.get(s)?.[i].rank ?? null])),
           found: Object.fromEntries(systems.map((s) => [s, outcomes.get(s)?.[i].found ?? 0])),
+          first: Object.fromEntries(systems.map((s) => [s, firsts.get(s)?.[i] ?? null])),
           evidence: q.evidence.length,
         }));
       return report;

@@ -7,15 +7,14 @@ import type {
   ThreadRecord,
 } from '../../services/transcripts.js';
 import { tildify } from './output.js';
+import { bold, colorEnabled, dim } from './style.js';
 
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
 const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
 export function formatSearch(r: SearchResult, { explain = false } = {}): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
-  const mark = (s: string) => (process.stdout.isTTY ? s.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : s);
+  const mark = (s: string) => (colorEnabled() ? s.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : s);
   const parts = (h: SearchHit) =>
     h.explain
       ? `   ${dim(

@@ -46,9 +46,18 @@ export function formatEval(r: EvalReport): string {
       '',
       `${r.unknown_evidence.length} question(s) name evidence that is not indexed (counted as misses): ${r.unknown_evidence.slice(0, 5).join(', ')}${r.unknown_evidence.length > 5 ? ', …' : ''}`,
     );
+  if (r.errors.length > 0)
+    lines.push(
+      '',
+      `${r.errors.length} question(s) were refused by search (counted as misses): ${r.errors
+        .slice(0, 3)
+        .map((e) => `${e.id} (${e.message})`)
+        .join(', ')}${r.errors.length > 3 ? ', …' : ''}`,
+    );
   return lines.join('\n');
 }
 
+/** `tapedeck eval FILE`: read the questions, refresh the index, score, print the table or the JSON report. */
 export async function runEval(file: string, flags: EvalFlags): Promise<void> {
   const questions = parseQuestionFile(readText(file));
   const kinds = (flags.limitKinds ?? [])
