@@ -36,8 +36,14 @@ import {
 export const RANK_BUDGET = 2000;
 /** Summed document frequency of the rare terms sent to the index. */
 const RARE_BUDGET = RANK_BUDGET;
-/** Recent steps taken from each AND probe. */
-const PROBE_LIMIT = 60;
+/** Best steps taken from each AND probe (every word; each pair of informative words), as SQLite. */
+const PROBE_LIMIT = 40;
+const PAIR_LIMIT = 25;
+/** Matches of a pair put in impact order at most (the most recent when there are more). */
+const PAIR_BUDGET = 400;
+/** Words paired: the rarest few, each in under a fifth of the steps. */
+const PAIR_TERMS = 5;
+const PAIR_MAX_SHARE = 0.2;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
 /**
@@ -258,17 +264,22 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         branches.push(`(SELECT 0 AS ord, m.id, m.rank FROM (${ordered}) m
           ORDER BY m.rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
       }
-      // 2. Steps with every word, and (for longer queries) with all but the commonest and with
-      //    the two rarest: the answer to a question usually shares several of its words.
-      if (words.length > 1) {
-        const and = (ord: number, ps: Probe[]) =>
-          branches.push(recent(ord, `s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`, PROBE_LIMIT));
-        and(1, words);
-        if (words.length > 2) {
-          and(2, words.slice(0, -1));
-          and(3, words.slice(0, 2));
+      // 2. Steps with every word, and with each pair of the informative words: two
+      //    mid-frequency words together are rare even when neither is. Of the most recent
+      //    PAIR_BUDGET matches, the best by kind (a pair's steps all hold the same words).
+      const both = (ord: number, ps: Probe[], n: number) =>
+        branches.push(`(SELECT ${ord} AS ord, m.id, m.rank FROM (SELECT s.id, (${KIND_WEIGHT_SQL})::float8 AS rank
+            ${from} WHERE ${cond(`s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`)}
+            ORDER BY s.id DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank DESC, m.id DESC LIMIT ${n})`);
+      if (words.length > 1) both(1, words, PROBE_LIMIT);
+      const paired = words.filter((x) => x.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
+      const isRare = new Set(rare);
+      for (let i = 0; i < paired.length; i++)
+        for (let j = i + 1; j < paired.length; j++) {
+          if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ordered in step 1
+          if (words.length === 2) continue; // the every-word probe
+          both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
         }
-      }
       // An identifier found only as a substring: the most recent steps containing it.
       substrings.forEach((x, i) => {
         const not = excluded ? ` AND NOT s.fts @@ ${p(excluded)}::tsquery` : '';
