@@ -139,15 +139,17 @@ export interface PgRetriever {
 export function createPgRetriever(db: PgStore): PgRetriever {
   const { pg } = db;
   const stats = createTermStats(db);
-  let avg: { chars: number; total: number } | undefined;
-  const avgChars = (total: number): number => {
+  let avg: { chars: number; size: number; total: number } | undefined;
+  /** Average text length and tsvector size of the recent steps (cached until the index grows). */
+  const averages = (total: number): { chars: number; size: number } => {
     if (!avg || total > avg.total * 1.25 + 100) {
-      const r = pg.one<{ n: number | null }>(
-        `SELECT avg(length(text))::float8 AS n FROM (SELECT text FROM steps ORDER BY id DESC LIMIT ${LENGTH_SAMPLE}) x`,
+      const r = pg.one<{ n: number | null; z: number | null }>(
+        `SELECT avg(length(text))::float8 AS n, avg(pg_column_size(fts))::float8 AS z
+         FROM (SELECT text, fts FROM steps ORDER BY id DESC LIMIT ${LENGTH_SAMPLE}) x`,
       );
-      avg = { chars: r?.n ?? 0, total };
+      avg = { chars: r?.n || 1, size: r?.z || 1, total };
     }
-    return avg.chars || 1;
+    return avg;
   };
 
   /**
@@ -248,29 +250,33 @@ export function createPgRetriever(db: PgStore): PgRetriever {
       // 1. Rare words, in impact order: Σ idf of the rare words a step holds × its kind's weight.
       //    Each word's matches come from its own index scan, so a step's tsvector is never
       //    unpacked (detoasting it per step was most of the search).
+      const avgSize = averages(total).size.toFixed(1);
+      const lengthNorm = (size: string) => `(2.2 / (1 + 1.2 * (0.25 + 0.75 * ${size} / ${avgSize})))`;
       const rare = words.length > 0 ? rareTerms(words) : [];
       if (rare.length > 0) {
         const scans = rare.map(
-          (x) => `SELECT s.id, (${KIND_WEIGHT_SQL}) * ${impact(x.df, total).toFixed(6)} AS w
-            ${from} WHERE ${cond(`s.fts @@ ${tsq(x.expr)}`)}`,
+          (x) => `SELECT s.id, (${KIND_WEIGHT_SQL}) * ${impact(x.df, total).toFixed(6)} AS w,
+              pg_column_size(s.fts) AS size ${from} WHERE ${cond(`s.fts @@ ${tsq(x.expr)}`)}`,
         );
         // Every match is ordered when they fit the budget; else the RANK_BUDGET most recent.
         const recentFirst = rare.reduce((n, x) => n + x.df, 0) > RANK_BUDGET;
         const ordered =
           scans.length === 1 && !recentFirst
-            ? `SELECT g.id, g.w AS rank FROM (${scans[0]}) g`
-            : `SELECT g.id, sum(g.w) AS rank FROM (${scans.join(' UNION ALL ')}) g GROUP BY g.id
+            ? `SELECT g.id, g.w AS rank, g.size FROM (${scans[0]}) g`
+            : `SELECT g.id, sum(g.w) AS rank, min(g.size) AS size FROM (${scans.join(' UNION ALL ')}) g GROUP BY g.id
                ${recentFirst ? `ORDER BY g.id DESC LIMIT ${RANK_BUDGET}` : ''}`;
-        branches.push(`(SELECT 0 AS ord, m.id, m.rank FROM (${ordered}) m
-          ORDER BY m.rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
+        // BM25's length normalisation for one occurrence, by the tsvector's size (its header's).
+        branches.push(`(SELECT 0 AS ord, m.id, m.rank * ${lengthNorm('m.size')} AS rank FROM (${ordered}) m
+          ORDER BY 3 DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
       }
       // 2. Steps with every word, and with each pair of the informative words: two
       //    mid-frequency words together are rare even when neither is. Of the most recent
       //    PAIR_BUDGET matches, the best by kind (a pair's steps all hold the same words).
       const both = (ord: number, ps: Probe[], n: number) =>
-        branches.push(`(SELECT ${ord} AS ord, m.id, m.rank FROM (SELECT s.id, (${KIND_WEIGHT_SQL})::float8 AS rank
+        branches.push(`(SELECT ${ord} AS ord, m.id, m.rank FROM (SELECT s.id, (${KIND_WEIGHT_SQL})::float8 AS rank,
+              pg_column_size(s.fts) AS size
             ${from} WHERE ${cond(`s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`)}
-            ORDER BY s.id DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank DESC, m.id DESC LIMIT ${n})`);
+            ORDER BY s.id DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank * ${lengthNorm('m.size')} DESC, m.id DESC LIMIT ${n})`);
       if (words.length > 1) both(1, words, PROBE_LIMIT);
       const paired = words.filter((x) => x.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);
@@ -308,7 +314,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         const any = `s.fts @@ ${tsq(words.map((x) => x.expr).join(' | '))}`;
         candidates = run([recent(5, any, Math.max(0, Math.floor(limit)))]);
       }
-      return { stats: { total, avgChars: avgChars(total), df: dfs }, candidates };
+      return { stats: { total, avgChars: averages(total).chars, df: dfs }, candidates };
     },
   };
 }
