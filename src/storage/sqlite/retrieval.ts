@@ -33,7 +33,7 @@ export const RANK_BUDGET = 2000;
 const RARE_BUDGET = RANK_BUDGET;
 /** Best steps taken from each AND probe (every word; each pair of informative words). */
 const PROBE_LIMIT = 40;
-const PAIR_LIMIT = 25;
+const PAIR_LIMIT = 60;
 /** Matches of a pair ordered at most (the most recent when there are more). */
 const PAIR_BUDGET = 400;
 /** Words paired: the rarest few, each in under a fifth of the steps. */
