@@ -21,7 +21,7 @@ export function registerReadTool(server: ToolRegistrar, engine: Engine, guard: G
     'read',
     {
       description:
-        'Open a recall hit in full: tapedeck://thread/<id>#<step> (steps around it), a thread id (paged by from), tapedeck://memory/<id>, or a path like /wiki/x.md.',
+        'After recall, open a hit in full: tapedeck://thread/<id>#<step> (steps around it), a thread id (page: from), tapedeck://memory/<id>, or a path like /wiki/x.md.',
       inputSchema: {
         ref: str(1024),
         window: int(0, 20).optional().describe('Steps each side (3)'),

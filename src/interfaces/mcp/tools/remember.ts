@@ -20,7 +20,7 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
     'remember',
     {
       description:
-        'Save a decision, fact or preference worth keeping, citing its thread link. action: add (default), supersede id (it changed), update id, forget id (confirm: true), restore id, rule (follow always; scope).',
+        'When something is decided or learned, save it with its thread link. action: add (default), supersede id (it changed), update id, forget id (confirm: true), restore id, rule (follow always; scope).',
       inputSchema: {
         action: z.enum(['add', 'supersede', 'update', 'forget', 'restore', 'rule']).optional(),
         id: str(200).optional(),

@@ -23,7 +23,7 @@ export function registerThreadsTool(server: ToolRegistrar, engine: Engine, guard
     'threads',
     {
       description:
-        'handoff (thread): a Goal/Decisions/Files/Risks/Next note for whoever continues, saved. save (messages; thread to append): keep a chat Tapedeck does not index.',
+        'When stopping work someone will continue: handoff (thread) saves a Goal/Decisions/Files/Risks/Next note. save (messages; thread to append) keeps any other chat.',
       inputSchema: {
         action: z.enum(['handoff', 'save']),
         thread: str(400).optional(),
