@@ -27,5 +27,7 @@ async function listing(env: Record<string, string>) {
 const lean = await listing({});
 console.log(`lean: ${lean.tools.length} tools, ${JSON.stringify(lean).length} chars`);
 for (const t of lean.tools)
-  console.log(`  ${t.name}: ${JSON.stringify(t).length} (input ${JSON.stringify(t.inputSchema).length}, output ${JSON.stringify(t.outputSchema ?? {}).length})`);
+  console.log(
+    `  ${t.name}: ${JSON.stringify(t).length} (input ${JSON.stringify(t.inputSchema).length}, output ${JSON.stringify(t.outputSchema ?? {}).length})`,
+  );
 if (process.env.SHOW) console.log(JSON.stringify(lean.tools.find((t) => t.name === process.env.SHOW)));

@@ -30,7 +30,12 @@ const call = async (name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as unknown as TextResult;
 
 async function stdioClient(env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (d) => {
     stderr += String(d);
   });
@@ -61,7 +66,12 @@ before(async () => {
     claudePath(S2),
     [
       claudeLine(S2, 'user', 'Add the cors middleware to the admin API too', '2026-11-22T09:00:00.000Z'),
-      claudeLine(S2, 'assistant', 'Done: the admin API now uses the same cors middleware.', '2026-11-22T09:01:00.000Z'),
+      claudeLine(
+        S2,
+        'assistant',
+        'Done: the admin API now uses the same cors middleware.',
+        '2026-11-22T09:01:00.000Z',
+      ),
     ].join('\n') + '\n',
   );
   client = await stdioClient(h.env);
@@ -133,12 +143,18 @@ test('recall: hits grouped by thread (title and date once), each a short line wi
   const hits = lines.filter((l) => l.startsWith('- '));
   assert.ok(hits.length >= 3, text);
   for (const l of hits) {
-    assert.match(l, /^- tapedeck:\/\/thread\/claude-code:[0-9a-f-]+#\d+ (user|assistant)( \d{4}-\d\d-\d\d)?: /);
+    assert.match(
+      l,
+      /^- tapedeck:\/\/thread\/claude-code:[0-9a-f-]+#\d+ (user|assistant)( \d{4}-\d\d-\d\d)?: /,
+    );
     assert.ok(estimateTokens(l) <= 60, `${estimateTokens(l)} tokens: ${l}`);
   }
   assert.ok(hits.some((l) => l.includes(`claude-code:${S1}#1`) && /«cors»/i.test(l)));
   // The long step is cut, keeping its match in view.
-  assert.ok(hits.some((l) => l.includes(`${S1}#2`) && l.includes('…') && l.includes('«')), text);
+  assert.ok(
+    hits.some((l) => l.includes(`${S1}#2`) && l.includes('…') && l.includes('«')),
+    text,
+  );
   const s = r.structuredContent.hits.find((x: { link: string }) => x.link.endsWith(`${S1}#1`));
   assert.equal(s.line, 2);
   assert.ok(s.path.endsWith(`${S1}.jsonl`));

@@ -97,7 +97,9 @@ export function readInput(
   if (typeof p.fullyIdle === 'boolean') input.fullyIdle = p.fullyIdle;
   const call = p.toolCall && typeof p.toolCall === 'object' ? (p.toolCall as Record<string, unknown>) : {};
   input.toolName = s(call.name) ?? s(p.tool_name);
-  const args = [call.args, p.tool_input].find((a) => a && typeof a === 'object') as Record<string, unknown> | undefined;
+  const args = [call.args, p.tool_input].find((a) => a && typeof a === 'object') as
+    | Record<string, unknown>
+    | undefined;
   input.toolAction = argText(args?.action);
   return input;
 }

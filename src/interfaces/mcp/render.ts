@@ -37,7 +37,9 @@ export function renderStepHits(hits: SearchHit[]): string[] {
   const out: string[] = [];
   for (const [thread, group] of groups) {
     const first = group[0];
-    out.push(`${first.title ?? 'untitled'} (${day(first.timestamp)}, ${first.agent}, ${base(first.project)})`);
+    out.push(
+      `${first.title ?? 'untitled'} (${day(first.timestamp)}, ${first.agent}, ${base(first.project)})`,
+    );
     for (const h of group) {
       const date = day(h.timestamp) === day(first.timestamp) ? '' : ` ${day(h.timestamp)}`;
       out.push(fitLine(`- ${threadLink(thread, h.step)} ${h.role}${date}: `, squash(h.snippet)));

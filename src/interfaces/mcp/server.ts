@@ -13,7 +13,6 @@ import type { Engine } from '../../app/engine.js';
 import { VERSION } from '../../app/version.js';
 import { isTapedeckError } from '../../core/errors.js';
 import { createBacklogNote } from './backlog-note.js';
-import { createToolList } from './tool-list.js';
 import { registerContextBundleTools } from './full/context.js';
 import { registerMemoriesTools } from './full/memory.js';
 import { registerRulesTools } from './full/rules.js';
@@ -21,6 +20,7 @@ import { registerSkillsTools } from './full/skills.js';
 import { registerSavedThreadsTools } from './full/thread.js';
 import { registerWikiTools } from './full/wiki.js';
 import { registerWorkingMemoryTools } from './full/wm.js';
+import { createToolList } from './tool-list.js';
 import { registerContextTool } from './tools/context.js';
 import { registerFsTool } from './tools/fs.js';
 import { registerReadTool } from './tools/read.js';
@@ -59,7 +59,12 @@ export function errorResult(e: unknown): CallToolResult {
 }
 
 /** Builds the server over an engine; call `connect(transport)` on the result. */
-export function buildMcpServer({ engine, refreshMs = 2000, tools: toolSet, log = () => {} }: McpDeps): McpServer {
+export function buildMcpServer({
+  engine,
+  refreshMs = 2000,
+  tools: toolSet,
+  log = () => {},
+}: McpDeps): McpServer {
   const set = toolSet ?? engine.config.mcpTools ?? 'lean';
   // A refresh never holds an answer for long: a large backlog is indexed a slice per call.
   let pending = 0;

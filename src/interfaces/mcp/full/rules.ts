@@ -35,7 +35,9 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
     guard(({ agent, project, space }) => {
       const r = rules.resolve({ agent, project, space, cwd });
       const head = `space ${r.space}${r.agent ? `, agent ${r.agent}` : ''}${r.project ? `, project ${r.project}` : ''}`;
-      return text(r.rules.length ? `${head}\n${r.rules.map(renderRule).join('\n')}` : `${head}: no rules apply.`);
+      return text(
+        r.rules.length ? `${head}\n${r.rules.map(renderRule).join('\n')}` : `${head}: no rules apply.`,
+      );
     }),
   );
 

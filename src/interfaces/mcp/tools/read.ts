@@ -51,7 +51,10 @@ export function registerReadTool(server: ToolRegistrar, engine: Engine, guard: G
         limit,
         maxChars: STEP_CHARS,
       });
-      return reply(renderSteps(s.thread, s.steps, s.next), { link: `${THREAD_LINK_PREFIX}${s.thread.id}`, next: s.next });
+      return reply(renderSteps(s.thread, s.steps, s.next), {
+        link: `${THREAD_LINK_PREFIX}${s.thread.id}`,
+        next: s.next,
+      });
     }),
   );
 }

@@ -46,7 +46,10 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
         case 'add': {
           const m = memories.add({ content: need(content, 'content'), ...fields, cwd });
           const how = m.deduplicated ? `already known (${m.match} duplicate); labels merged` : 'saved';
-          return reply(`${how}: ${memoryHead(m)}`, { link: m.link, status: m.deduplicated ? 'deduplicated' : 'created' });
+          return reply(`${how}: ${memoryHead(m)}`, {
+            link: m.link,
+            status: m.deduplicated ? 'deduplicated' : 'created',
+          });
         }
         case 'supersede': {
           const m = memories.supersede(need(id, 'id'), { content: need(content, 'content'), ...fields });
@@ -61,7 +64,9 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
         }
         case 'forget': {
           if (confirm !== true)
-            return refuse('Not forgotten: forget hides the memory; call again with confirm: true if that is intended.');
+            return refuse(
+              'Not forgotten: forget hides the memory; call again with confirm: true if that is intended.',
+            );
           const m = memories.forget(need(id, 'id'));
           return reply(`${m.changed ? 'forgotten' : 'already forgotten'}: ${m.link} (restore undoes it)`, {
             link: m.link,
@@ -77,7 +82,10 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
         }
         case 'rule': {
           const r = engine.rules.add({ body: need(content, 'content'), scope: ruleScope(scope) });
-          return reply(`added rule: ${renderRule(r, 0).slice(3)}`, { link: `rule:${r.id}`, status: 'created' });
+          return reply(`added rule: ${renderRule(r, 0).slice(3)}`, {
+            link: `rule:${r.id}`,
+            status: 'created',
+          });
         }
       }
     }),

@@ -32,4 +32,7 @@ export const reply = (text: string, structured: Record<string, unknown>): CallTo
 });
 
 /** A refusal that changes nothing (e.g. a destructive action without confirm). */
-export const refuse = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+export const refuse = (text: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text }],
+});

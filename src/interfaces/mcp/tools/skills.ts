@@ -52,7 +52,9 @@ export function registerSkillsTool(server: ToolRegistrar, engine: Engine, guard:
         }
         case 'outcome': {
           const r = skills.recordOutcome(need(name, 'name'), need(outcome, 'outcome'), { note });
-          return reply(`${r.name} v${r.version}: ${r.outcome} recorded; badge ${r.badge}.`, { names: [r.name] });
+          return reply(`${r.name} v${r.version}: ${r.outcome} recorded; badge ${r.badge}.`, {
+            names: [r.name],
+          });
         }
         case 'propose': {
           const r = skills.propose({ content: need(content, 'content (a SKILL.md)'), note });
