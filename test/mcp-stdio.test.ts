@@ -149,6 +149,11 @@ test('recall: hits grouped by thread (title and date once), each a short line wi
     );
     assert.ok(estimateTokens(l) <= 60, `${estimateTokens(l)} tokens: ${l}`);
   }
+  // With its share of the thread's head line, a hit still costs at most 60 tokens.
+  assert.ok(
+    estimateTokens(text) <= 60 * hits.length,
+    `${estimateTokens(text)} tokens for ${hits.length} hits`,
+  );
   assert.ok(hits.some((l) => l.includes(`claude-code:${S1}#1`) && /«cors»/i.test(l)));
   // The long step is cut, keeping its match in view.
   assert.ok(

@@ -30,19 +30,30 @@ export function fitLine(head: string, text: string, tokens = HIT_TOKENS): string
   return `${head}${start > 0 ? '…' : ''}${cut}…`;
 }
 
-/** Session hits grouped by thread in rank order of each thread's best hit. */
+/** The most a thread's head line (title, date, agent, project) costs. */
+const HEAD_TOKENS = 24;
+
+/**
+ * Session hits grouped by thread in rank order of each thread's best hit. A hit costs at most
+ * {@link HIT_TOKENS} with its share of the thread's head: a thread with one hit gets a shorter
+ * snippet than one whose head is shared by three.
+ */
 export function renderStepHits(hits: SearchHit[]): string[] {
   const groups = new Map<string, SearchHit[]>();
   for (const h of hits) groups.set(h.thread, [...(groups.get(h.thread) ?? []), h]);
   const out: string[] = [];
   for (const [thread, group] of groups) {
     const first = group[0];
-    out.push(
-      `${first.title ?? 'untitled'} (${day(first.timestamp)}, ${first.agent}, ${base(first.project)})`,
+    const head = fitLine('', `${first.title ?? 'untitled'}`, HEAD_TOKENS - 10);
+    const line = `${head} (${day(first.timestamp)}, ${first.agent}, ${base(first.project)})`;
+    out.push(line);
+    const each = Math.min(
+      HIT_TOKENS,
+      Math.floor((HIT_TOKENS * group.length - estimateTokens(line)) / group.length),
     );
     for (const h of group) {
       const date = day(h.timestamp) === day(first.timestamp) ? '' : ` ${day(h.timestamp)}`;
-      out.push(fitLine(`- ${threadLink(thread, h.step)} ${h.role}${date}: `, squash(h.snippet)));
+      out.push(fitLine(`- ${threadLink(thread, h.step)} ${h.role}${date}: `, squash(h.snippet), each));
     }
   }
   return out;
