@@ -121,4 +121,25 @@ describe('handoff sections', () => {
     assert.deepEqual(h.next, []);
     assert.match(renderHandoff(h, { title: 'T', thread: 'x' }), /## Next\n- none found/);
   });
+
+  it("report the real error line of a long output, never Tapedeck's own truncation marker", () => {
+    n = 0;
+    const head = 'building 120 modules\n'.repeat(30);
+    const steps = [
+      step('user', 'prompt', 'Build the shop.'),
+      call('bash', 'npm run build'),
+      result(
+        'bash',
+        'npm run build',
+        `${head}[… 1843 more characters of output; error lines:]\nTypeError: Cannot read properties of undefined (reading 'map')`,
+      ),
+      call('bash', 'npm test'),
+      result('bash', 'npm test', `${head}[… truncated 512 more characters]`),
+    ];
+    const h = buildHandoff(steps);
+    assert.deepEqual(
+      h.risks.map((r) => r.text),
+      ["`npm run build` failed: TypeError: Cannot read properties of undefined (reading 'map')"],
+    );
+  });
 });
