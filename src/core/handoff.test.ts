@@ -142,4 +142,16 @@ describe('handoff sections', () => {
       ["`npm run build` failed: TypeError: Cannot read properties of undefined (reading 'map')"],
     );
   });
+
+  it('a confirmation after a finished task does not reopen it', () => {
+    n = 0;
+    const steps = [
+      step('user', 'prompt', 'Add the refund endpoint'),
+      step('assistant', 'response', 'Refund endpoint added; all tests pass.'),
+      step('user', 'prompt', 'Thanks, that works.'),
+    ];
+    assert.deepEqual(buildHandoff(steps).next, []);
+    assert.equal(requestText('that works, now add the refund test'), 'now add the refund test');
+    assert.equal(requestText('works on the API too?'), 'works on the API too?');
+  });
 });
