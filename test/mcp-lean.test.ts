@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { loadConfig } from '../src/app/config.js';
 import type { Engine } from '../src/app/engine.js';
 import { buildMcpServer } from '../src/interfaces/mcp/server.js';
 import { type TempHome, tempHome } from './support/home.js';
@@ -148,4 +149,18 @@ test('threads: save a chat, append to it, read it back, hand it off', async () =
   const handoff = await ok('threads', { action: 'handoff', thread: 'tapedeck://thread/lean-1' });
   assert.match(handoff.content[0].text, /^# Handoff: Nightly export/);
   assert.equal(handoff.structuredContent.link, 'tapedeck://thread/handoff:lean-1:1');
+});
+
+test('mcpTools in config.json (or TAPEDECK_MCP_TOOLS) picks the set; anything else is a clear error', async () => {
+  const home = tempHome();
+  try {
+    home.write('../tapedeck/config.json', JSON.stringify({ mcpTools: 'full' }));
+    assert.equal(loadConfig({}, home.env).mcpTools, 'full');
+    assert.equal(loadConfig({}, { ...home.env, TAPEDECK_MCP_TOOLS: 'lean' }).mcpTools, 'lean', 'env wins');
+    assert.equal(loadConfig({}, h.env).mcpTools, 'lean', 'lean by default');
+    home.write('../tapedeck/config.json', JSON.stringify({ mcpTools: 'everything' }));
+    assert.throws(() => loadConfig({}, home.env), /mcpTools \(TAPEDECK_MCP_TOOLS\) must be lean or full/);
+  } finally {
+    home.cleanup();
+  }
 });
