@@ -139,7 +139,7 @@ test('recall: hits grouped by thread (title and date once), each a short line wi
   const lines = text.split('\n');
   const titles = lines.filter((l) => l.startsWith('Why do checkout requests fail the CORS preflight?'));
   assert.equal(titles.length, 1, text);
-  assert.match(titles[0], /\(2026-11-20, claude-code, acme-shop\)$/);
+  assert.match(titles[0], /\(2026-11-20, acme-shop\)$/);
   const hits = lines.filter((l) => l.startsWith('- '));
   assert.ok(hits.length >= 3, text);
   for (const l of hits) {

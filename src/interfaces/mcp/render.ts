@@ -26,7 +26,12 @@ export function fitLine(head: string, text: string, tokens = HIT_TOKENS): string
   const room = Math.max(0, tokens * 4 - head.length - 2);
   const mark = text.indexOf('«');
   const start = mark > room / 3 ? mark - Math.floor(room / 3) : 0;
-  const cut = text.slice(start, start + room - (start > 0 ? 1 : 0)).trimEnd();
+  // The snippet may already open or close with an ellipsis: one is enough.
+  const cut = text
+    .slice(start, start + room - (start > 0 ? 1 : 0))
+    .replace(/^…+/, '')
+    .replace(/…+$/, '')
+    .trimEnd();
   return `${head}${start > 0 ? '…' : ''}${cut}…`;
 }
 
@@ -45,7 +50,8 @@ export function renderStepHits(hits: SearchHit[]): string[] {
   for (const [thread, group] of groups) {
     const first = group[0];
     const head = fitLine('', `${first.title ?? 'untitled'}`, HEAD_TOKENS - 10);
-    const line = `${head} (${day(first.timestamp)}, ${first.agent}, ${base(first.project)})`;
+    // The agent is in every hit's link (`<agent>:<session>`), so the head does not repeat it.
+    const line = `${head} (${day(first.timestamp)}, ${base(first.project)})`;
     out.push(line);
     const each = Math.min(
       HIT_TOKENS,
@@ -61,19 +67,24 @@ export function renderStepHits(hits: SearchHit[]): string[] {
 
 /** Memory hits, one line each. */
 export function renderMemoryHits(hits: MemoryHit[]): string[] {
-  return hits.map((m) =>
-    fitLine(
+  return hits.map((m) => {
+    // A title derived from the content is its start: show the content once.
+    const title = m.title.replace(/…$/, '');
+    const content = squash(m.content);
+    return fitLine(
       `- ${m.link} ${m.unit_type} ${day(m.updated_at)}${m.status === 'active' ? '' : ` ${m.status}`}: `,
-      `${m.title}. ${squash(m.content)}`,
-    ),
-  );
+      content.startsWith(title) ? content : `${m.title}. ${content}`,
+    );
+  });
 }
 
 /** Recent sessions, one line each. */
 export function renderThreads(threads: ThreadRecord[]): string[] {
-  return threads.map(
-    (t) =>
-      `- ${threadLink(t.id)} ${day(t.updatedAt)} ${t.agent} ${base(t.project)} ${t.stepCount} steps — ${t.title ?? ''}`,
+  return threads.map((t) =>
+    fitLine(
+      `- ${threadLink(t.id)} ${day(t.updatedAt)} ${base(t.project)} ${t.stepCount} steps — `,
+      t.title ?? 'untitled',
+    ),
   );
 }
 
