@@ -1,5 +1,6 @@
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
+import { posixQuote } from '../../../core/shell-quote.js';
 import type { FilterInput } from '../../../services/transcripts.js';
 import { type GlobalFlags, intOption, missingStorePath, openEngine, projectOption } from '../context.js';
 import { formatSearch } from '../format.js';
@@ -53,7 +54,8 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
     });
     if (flags.json) printJson(result);
     else if (missingStorePath(engine)) print(NOTHING_INDEXED);
-    else print(formatSearch(result));
+    // The printed `tapedeck show` lines target the same store as this search.
+    else print(formatSearch(result, flags.db ? ` --db ${posixQuote(flags.db)}` : ''));
   } finally {
     engine.close();
   }
