@@ -12,7 +12,11 @@ import { bold, colorEnabled, dim } from './style.js';
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
 const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
 
-export function formatSearch(r: SearchResult, { explain = false } = {}): string {
+/**
+ * Search hits (or sessions, with `--by thread`) for people; `store` (e.g. ` --db <file>`) is added
+ * to each printed `tapedeck show`; `explain` adds each hit's score components.
+ */
+export function formatSearch(r: SearchResult, store = '', { explain = false } = {}): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
   const mark = (s: string) => (colorEnabled() ? s.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : s);
   const parts = (h: SearchHit) =>
@@ -29,7 +33,7 @@ export function formatSearch(r: SearchResult, { explain = false } = {}): string 
       `   ${dim(`${head ? `${h.agent} · ${projectName(h.project) || '—'} · ` : ''}${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
       `   ${mark(h.snippet)}`,
       explain ? parts(h) : null,
-      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}   ${tildify(h.source.path)}:${h.source.line}`)}`,
+      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}${store}   ${tildify(h.source.path)}:${h.source.line}`)}`,
       '',
     ].filter((l): l is string => l !== null);
   const lines: string[] = [];

@@ -81,10 +81,13 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .option('--now <date>', 'the date the question is asked on ("last week", "yesterday"; default: now)')
     .option('--no-index', 'do not refresh the index before searching')
     .addOption(jsonOpt())
+    // `-redis` excludes a word: let it (and any unknown short option) into the query unquoted.
+    .allowUnknownOption()
     .action(
-      action(async (flags, words: string[]) =>
-        (await import('./commands/search.js')).runSearch(words.join(' '), flags),
-      ),
+      action(async (flags, words: string[]) => {
+        const search = await import('./commands/search.js');
+        await search.runSearch(search.queryOf(words, process.argv.includes('--')), flags);
+      }),
     );
 
   program
