@@ -41,3 +41,15 @@ test('a short best sentence is followed by the next one when it gives the reason
   assert.match(s, /We «pinned» «Node» 20\. Because the lockfile needs npm 10 features\./);
   assert.ok(!s.includes('Unrelated'), s);
 });
+
+test('for a why-question the sentence giving the reason wins over one with more query words', () => {
+  const text =
+    'Done. We decided to replace Redis with an in-process LRU because the stale prices came from invalidation gaps. ' +
+    'The ioredis client and src/cache/redis-cache.ts are gone; tests use the memory cache.';
+  const q = parseQuery('why did we drop the redis cache');
+  assert.match(
+    makeSnippet(text, q, 24, { why: true }),
+    /because the stale prices came from invalidation gaps/,
+  );
+  assert.match(makeSnippet(text, q, 24), /«redis»-«cache»/);
+});

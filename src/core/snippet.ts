@@ -29,16 +29,24 @@ interface Tok {
 
 /** Words that open a reason or consequence: a snippet keeps the clause they start. */
 const REASON = /^(because|since|so|therefore|hence|thus|as|due|reason|why)$/i;
+/** Words that surely give a reason (`so` and `as` often do not). */
+const GIVES_REASON = /^(because|since|therefore|hence|due)$/i;
 /** Between two tokens, a sentence ends: `.`, `!` or `?` before a space, or a line break. */
 const SENTENCE_END = /[.!?](?:["')\]]*)(?:\s|$)|\n/;
 
 /**
  * The excerpt of a hit: the sentence (or two) holding the most distinct query words, its reason
- * clause kept ("…because invalidation kept serving stale prices"), query words marked «so».
+ * clause kept ("…because invalidation kept serving stale prices"), query words marked «so». For
+ * a why-question (`why`), a sentence giving a reason counts 1.5 more query words.
  * A sentence longer than `maxWords` is cut to the window around its query words, stretched (up
  * to half as long again) to reach the end of a reason clause.
  */
-export function makeSnippet(text: string, query: ParsedQuery, maxWords = 24): string {
+export function makeSnippet(
+  text: string,
+  query: ParsedQuery,
+  maxWords = 24,
+  { why = false }: { why?: boolean } = {},
+): string {
   const keys = queryKeys(query);
   const prefixes = keys.map((k) => k.slice(0, 2));
   const toks: Tok[] = [];
@@ -78,7 +86,15 @@ export function makeSnippet(text: string, query: ParsedQuery, maxWords = 24): st
       }
       j++;
     }
-    bounds.push({ from: i, to: j, score: seen.size * 1000 + hits });
+    // A why-question's answer is the sentence giving a reason: it counts as 1.5 more query words.
+    let reason = 0;
+    if (why && seen.size > 0)
+      for (let k = i; k < j; k++)
+        if (GIVES_REASON.test(text.slice(toks[k].start, toks[k].end))) {
+          reason = 1500;
+          break;
+        }
+    bounds.push({ from: i, to: j, score: seen.size * 1000 + reason + hits });
     i = j;
   }
   let best = 0;

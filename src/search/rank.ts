@@ -24,6 +24,8 @@ export interface ScoreParts {
   neighbours: number;
   session: number;
   role: number;
+  /** A why-question's prior for steps that give a reason ("…because…"), a share of their lexical score. */
+  reason: number;
   date: number;
   recency: number;
 }
@@ -37,7 +39,12 @@ export interface RankedStep extends Candidate {
 export interface QuestionCues {
   date: DateSpan | null;
   role: RoleCue;
+  /** The question asks why ("why did we…", "the reason for…"). */
+  why: boolean;
 }
+
+const REASON_WORDS =
+  /\b(?:because|since|due to|so that|the reason|as a result|caused by|which meant|that's why)\b/i;
 
 /** A session's relevance, 0–1, by thread id. */
 export type SessionScores = Map<string, number>;
@@ -186,10 +193,18 @@ export function rankCandidates(
       neighbours: (s.base - s.own) / maxStep,
       session: W.session * (sessions.get(c.threadId) ?? 0),
       role: rolePart,
+      reason: cues.why && REASON_WORDS.test(c.text) ? (W.reason * s.own) / maxStep : 0,
       date: datePart,
       recency: recencyPrior(c.timestamp, now),
     };
-    const score = parts.lexical + parts.neighbours + parts.session + parts.role + parts.date + parts.recency;
+    const score =
+      parts.lexical +
+      parts.neighbours +
+      parts.session +
+      parts.role +
+      parts.reason +
+      parts.date +
+      parts.recency;
     return { ...c, score, parts };
   });
   steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);

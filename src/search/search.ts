@@ -80,6 +80,9 @@ const CANDIDATES = 160;
 /** Steps shown per session with `by: 'thread'`. */
 const STEPS_PER_THREAD = 3;
 
+/** A question asking for a reason. */
+const WHY = /\bwhy\b|\bhow come\b|\breasons?\b|\bwhat made\b|\bwhat caused\b/i;
+
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Best first, at most `perThread` hits per thread, then backfilled if there are too few. */
@@ -129,7 +132,8 @@ export function searchTranscripts(
   if (parsed.terms.length === 0) parsed = parseQuery(query);
   const want = by === 'thread' ? n * STEPS_PER_THREAD : n;
   const { stats, candidates } = store.candidates(parsed, filters, Math.max(CANDIDATES, want * 4));
-  const { steps } = rankCandidates(candidates, parsed, stats, { date, role }, now);
+  const why = WHY.test(query);
+  const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why }, now);
 
   const toHit = (c: RankedStep): SearchHit => ({
     thread: c.threadId,
@@ -142,7 +146,7 @@ export function searchTranscripts(
     role: c.role,
     kind: c.kind,
     timestamp: c.timestamp,
-    snippet: squash(makeSnippet(c.text, parsed, snippetTokens)),
+    snippet: squash(makeSnippet(c.text, parsed, snippetTokens, { why })),
     score: round(c.score),
     source: { path: c.source, line: c.line },
     ...(explain

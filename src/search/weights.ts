@@ -36,6 +36,8 @@ export const WEIGHTS = {
   speaker: 0.12,
   /** A person's name in the question weighs this share of its idf as a word. */
   nameTerm: 0.5,
+  /** A why-question: a step that gives a reason ("because…") gains this share of its lexical score. */
+  reason: 0.3,
   /** A step inside the span the question names, and a session overlapping it. */
   dateStep: 0.12,
   dateSession: 0.08,

@@ -133,7 +133,15 @@ for (const b of BACKENDS) {
     assert.deepEqual(r.reading.role, 'assistant');
     for (const hit of r.hits) {
       const parts = hit.explain;
-      assert.deepEqual(Object.keys(parts), ['lexical', 'neighbours', 'session', 'role', 'date', 'recency']);
+      assert.deepEqual(Object.keys(parts), [
+        'lexical',
+        'neighbours',
+        'session',
+        'role',
+        'reason',
+        'date',
+        'recency',
+      ]);
       const sum = Object.values(parts as Record<string, number>).reduce((x, y) => x + y, 0);
       assert.ok(Math.abs(sum - hit.score) < 0.01, `components add up to the score: ${sum} vs ${hit.score}`);
     }
