@@ -1,4 +1,5 @@
 /** Shared per-invocation setup for commands: config from global flags, and the engine. */
+import { resolve } from 'node:path';
 import { loadConfig } from '../../app/config.js';
 import { connectEngine, type Engine, type EngineOptions } from '../../app/engine.js';
 import { invalidInput } from '../../core/errors.js';
@@ -23,6 +24,10 @@ export function openEngine(flags: GlobalFlags, options?: EngineOptions & { local
     { ...options, local: options?.local || flags.local },
   );
 }
+
+/** A `--project` directory as an absolute path: `.` and relative paths are read from the cwd. */
+export const projectOption = (dir: string | undefined): string | undefined =>
+  dir === undefined || dir === '' ? undefined : resolve(dir);
 
 /** Parse an integer option, rejecting junk with a usage error. */
 export function intOption(name: string, value: string | undefined, min = 0): number | undefined {

@@ -1,6 +1,7 @@
 import type { Engine } from '../../../app/engine.js';
+import { invalidInput } from '../../../core/errors.js';
 import type { FilterInput } from '../../../services/transcripts.js';
-import { type GlobalFlags, intOption, openEngine } from '../context.js';
+import { type GlobalFlags, intOption, openEngine, projectOption } from '../context.js';
 import { formatSearch } from '../format.js';
 import { print, printJson, warn } from '../output.js';
 
@@ -21,6 +22,20 @@ export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'r
   index?: boolean;
 }
 
+/**
+ * The query from the command's words. The search command lets unknown options through, so an
+ * exclusion such as `-redis` is a query word even when it comes first; an unknown `--long` option
+ * is still a usage error (most likely a mistyped flag) unless the words came after `--`.
+ */
+export function queryOf(words: string[], afterDashDash: boolean): string {
+  const flag = afterDashDash ? undefined : words.find((w) => /^--[A-Za-z]/.test(w));
+  if (flag)
+    throw invalidInput(
+      `unknown option '${flag.split('=')[0]}' (to search for it, put the query after --: tapedeck search -- ${flag})`,
+    );
+  return words.join(' ');
+}
+
 export async function runSearch(query: string, flags: SearchFlags): Promise<void> {
   const limit = intOption('limit', flags.limit, 1) ?? 10;
   const engine = openEngine(flags);
@@ -29,7 +44,7 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
     const result = engine.transcripts.search(query, {
       agent: flags.agent,
       role: flags.role,
-      project: flags.project,
+      project: projectOption(flags.project),
       since: flags.since,
       until: flags.until,
       thread: flags.thread,
