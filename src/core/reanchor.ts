@@ -171,7 +171,9 @@ export function buildReanchor(all: readonly Step[], options: ReanchorOptions): R
   if (task) add(0, 'task', `- ${task.text}`, task.step);
   for (const p of plan)
     add(isOpenPlanItem(p) ? 1 : 3, 'plan', `- [${PLAN_MARK[p.status] ?? ' '}] ${p.text}`, p.step);
-  decisions.forEach((d, i) => add(i >= decisions.length - 2 ? 2 : 3, 'decisions', `- ${d.text}`, d.step));
+  decisions.forEach((d, i) => {
+    add(i >= decisions.length - 2 ? 2 : 3, 'decisions', `- ${d.text}`, d.step);
+  });
   for (const f of files)
     add(
       f.edits > 0 ? 2 : 3,
