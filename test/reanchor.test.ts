@@ -6,9 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { estimateTokens } from '../src/core/token-budget.js';
+import { buildMcpServer } from '../src/interfaces/mcp/server.js';
 import { tapedeck } from './support/cli.js';
+import { claudePath, tempHome } from './support/home.js';
 import { hookWorld, runHook, SESSIONS } from './support/hooks.js';
 
 const ID = `claude-code:${SESSIONS['claude-code'].id}`;
@@ -117,5 +122,49 @@ describe('re-anchor after a Claude Code compaction', () => {
     assert.equal(bad.json().error.code, 'INVALID_INPUT');
     const missing = tapedeck(['reanchor', 'claude-code:nope', '--json', '--no-index'], w.env);
     assert.equal(missing.json().error.code, 'NOT_FOUND');
+  });
+});
+
+describe('the reanchor MCP tool', () => {
+  it('answers "what was dropped from my context?" for a thread, and for the latest session of a project', async () => {
+    const h = tempHome();
+    const fixture = join(import.meta.dirname, '..', 'src', 'sources', 'claude-code', 'fixtures');
+    h.write(
+      claudePath(SESSIONS['claude-code'].id),
+      readFileSync(join(fixture, `${SESSIONS['claude-code'].id}.jsonl`), 'utf8'),
+    );
+    const engine = h.engine();
+    engine.transcripts.index();
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await buildMcpServer({ engine, refreshMs: 0 }).connect(a);
+    const client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
+    await client.connect(b);
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the tool's answer, checked field by field
+      const r: any = await client.callTool({
+        name: 'reanchor',
+        arguments: { thread: `tapedeck://thread/${ID}#3` },
+      });
+      assert.ok(!r.isError, r.content[0]?.text);
+      assert.match(r.content[0].text, /^<tapedeck_reanchor thread="claude-code:4f1c2d3e/);
+      assert.match(r.content[0].text, /`npm run db:reset && npm test` → rejected/);
+      assert.equal(r.structuredContent.thread, ID);
+      assert.ok(r.structuredContent.tokens <= 600);
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      const latest: any = await client.callTool({
+        name: 'reanchor',
+        arguments: { project: '/home/dev/acme-shop', budget: 200 },
+      });
+      assert.equal(latest.structuredContent.thread, ID);
+      assert.ok(latest.structuredContent.tokens <= 200 && latest.structuredContent.omitted > 0);
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      const none: any = await client.callTool({ name: 'reanchor', arguments: { project: '/nowhere' } });
+      assert.equal(none.isError, true);
+      assert.match(none.content[0].text, /^NOT_FOUND: No indexed session in \/nowhere/);
+    } finally {
+      await client.close();
+      engine.close();
+      h.cleanup();
+    }
   });
 });

@@ -17,6 +17,7 @@ import {
   resultOf,
   shorten,
 } from './handoff.js';
+import { threadLink } from './memory.js';
 import { type PackItem, pack, type TokenCounter } from './token-budget.js';
 import { failureLine, isCommandTool } from './tool-outcomes.js';
 import type { Step } from './types.js';
@@ -100,8 +101,6 @@ export function compactionSteps(steps: readonly Step[]): number[] {
   return out;
 }
 
-export const stepLink = (thread: string, step: number): string => `tapedeck://thread/${thread}#${step}`;
-
 function lastCommands(steps: readonly Step[], project: string | undefined): ReanchorCommand[] {
   const out: ReanchorCommand[] = [];
   for (let i = steps.length - 1; i >= 0 && out.length < MAX_COMMANDS; i--) {
@@ -162,7 +161,7 @@ export function buildReanchor(all: readonly Step[], options: ReanchorOptions): R
   const errors = handoff.risks;
   const decisions = handoff.decisions;
 
-  const link = (step: number) => ` (${stepLink(thread, step)})`;
+  const link = (step: number) => ` (${threadLink(thread, step)})`;
   const items: PackItem[] = [];
   const add = (tier: number, header: string, text: string, step: number): void => {
     items.push({ tier, headers: [header], text: `${text}${link(step)}\n` });
