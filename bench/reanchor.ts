@@ -97,7 +97,11 @@ const tally = (): Tally => ({
   hitTail: 0,
   seenHitReanchor: 0,
   seenHitTail: 0,
-  byKind: { file: { refs: 0, reanchor: 0, tail: 0 }, cmd: { refs: 0, reanchor: 0, tail: 0 }, id: { refs: 0, reanchor: 0, tail: 0 } },
+  byKind: {
+    file: { refs: 0, reanchor: 0, tail: 0 },
+    cmd: { refs: 0, reanchor: 0, tail: 0 },
+    id: { refs: 0, reanchor: 0, tail: 0 },
+  },
   tokens: [],
   ms: [],
 });
@@ -154,7 +158,11 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'tapedeck-reanchor-bench-'));
   try {
-    const m = await generateCorpus({ out: join(dir, 'home'), steps: Number(values.steps), seed: Number(values.seed) });
+    const m = await generateCorpus({
+      out: join(dir, 'home'),
+      steps: Number(values.steps),
+      seed: Number(values.seed),
+    });
     log(`generated ${m.sessions} sessions, ${m.steps} steps`);
     const engine = createEngine(loadConfig({ home: join(dir, 'td') }, {}), { locateHome: join(dir, 'home') });
     try {
@@ -172,7 +180,9 @@ async function main(): Promise<void> {
         }
       }
       for (const [agent, t] of Object.entries(per).sort()) rows.push(report(`generated, ${agent}`, t));
-      rows.push(report(`generated, all (${m.steps.toLocaleString('en-US')} steps, seed ${values.seed})`, all));
+      rows.push(
+        report(`generated, all (${m.steps.toLocaleString('en-US')} steps, seed ${values.seed})`, all),
+      );
     } finally {
       engine.close();
     }

@@ -67,7 +67,8 @@ describe('re-anchor after a Claude Code compaction', () => {
       // files touched
       '`src/lib/pagination.ts` edited',
       '`src/api/products.test.ts` edited',
-      `tapedeck://thread/${ID}#11`,
+      `#N is the step tapedeck://thread/${ID}#N`,
+      '`src/lib/pagination.ts` edited #11',
     ])
       assert.ok(text.includes(needle), `${needle} in\n${text}`);
     assert.ok(!text.includes(TOKEN), 'the pasted token is redacted');

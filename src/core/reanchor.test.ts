@@ -95,7 +95,8 @@ describe('re-anchor', () => {
       '`src/cache.ts` edited',
       '`npx tsc --noEmit` → failed: src/cache.ts(3,1): error TS2304',
       '`npm test` → ok',
-      `tapedeck://thread/${T}#12`,
+      `#N is the step tapedeck://thread/${T}#N`,
+      'the old price." #12',
       'because the TTL is a day',
     ])
       assert.ok(r.text.includes(needle), `${needle} in\n${r.text}`);

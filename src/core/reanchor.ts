@@ -61,6 +61,8 @@ export interface Reanchor {
   files: ReanchorFile[];
   commands: ReanchorCommand[];
   errors: ReanchorItem[];
+  /** Backticked names the latest prose kept using, newest first (a few per item). */
+  in_play: ReanchorItem[];
   /** The packed text to put back in the agent's context. */
   text: string;
   tokens: number;
@@ -82,8 +84,8 @@ export interface ReanchorOptions {
 /** How long a summary must be to be a continuation summary rather than a title-like one. */
 const CONTINUATION_CHARS = 200;
 const READ_TOOL = /(?:^|_)(?:read|view)(?:_|$)|read_?file|view_?file|^cat$/i;
-const MAX_COMMANDS = 6;
-const MAX_READS = 5;
+const MAX_COMMANDS = 8;
+const MAX_READS = 8;
 
 /**
  * The steps where the host compacted the conversation: a system summary (Claude Code's
@@ -135,6 +137,35 @@ function readFiles(steps: readonly Step[], project: string | undefined, edited: 
   return out.reverse();
 }
 
+const MAX_IN_PLAY = 18;
+const IN_PLAY_LINE = 6;
+/** A backticked span that names something: an identifier, a path, a flag — not a sentence. */
+const BACKTICKED = /`([^`\s]{3,80})`/g;
+
+/**
+ * What the latest prose kept referring to: the backticked names (identifiers, paths) of the last
+ * prompts, answers and reasoning, newest first — the words the next steps are likely to use.
+ */
+function inPlay(steps: readonly Step[], shown: string): ReanchorItem[] {
+  const names: { name: string; step: number }[] = [];
+  for (let i = steps.length - 1; i >= 0 && names.length < MAX_IN_PLAY; i--) {
+    const s = steps[i];
+    if (s.kind !== 'prompt' && s.kind !== 'response' && s.kind !== 'reasoning') continue;
+    const found = [...s.text.matchAll(BACKTICKED)].map((m) => m[1]).reverse();
+    for (const name of found) {
+      if (names.length >= MAX_IN_PLAY) break;
+      if (shown.includes(name) || names.some((n) => n.name === name)) continue;
+      names.push({ name, step: s.step });
+    }
+  }
+  const out: ReanchorItem[] = [];
+  for (let i = 0; i < names.length; i += IN_PLAY_LINE) {
+    const chunk = names.slice(i, i + IN_PLAY_LINE);
+    out.push({ text: chunk.map((n) => `\`${n.name}\``).join(', '), step: chunk[0].step });
+  }
+  return out;
+}
+
 const PLAN_MARK: Record<string, string> = { completed: 'x', done: 'x', in_progress: '>' };
 
 /** Build the re-anchor of a thread from its steps (any order). */
@@ -160,8 +191,12 @@ export function buildReanchor(all: readonly Step[], options: ReanchorOptions): R
   const commands = lastCommands(steps, project);
   const errors = handoff.risks;
   const decisions = handoff.decisions;
+  const shownNames = [ask?.text, ...files.map((f) => f.path), ...commands.map((c) => c.command)].join('\n');
+  const in_play = inPlay(steps, shownNames);
 
-  const link = (step: number) => ` (${threadLink(thread, step)})`;
+  // The thread's link is spelled once in the head; each item ends with its step (`#N`), which
+  // completes it. Spelled out per item, the links took ~40% of the budget (bench/reanchor.ts).
+  const link = (step: number) => ` #${step}`;
   const items: PackItem[] = [];
   const add = (tier: number, header: string, text: string, step: number): void => {
     items.push({ tier, headers: [header], text: `${text}${link(step)}\n` });
@@ -184,13 +219,16 @@ export function buildReanchor(all: readonly Step[], options: ReanchorOptions): R
     const how = c.outcome === 'failed' ? `failed: ${c.detail}` : c.outcome;
     add(i >= commands.length - 3 ? 1 : 2, 'commands', `- \`${c.command}\` → ${how}`, c.step);
   });
+  in_play.forEach((n, i) => {
+    add(i === 0 ? 2 : 3, 'in_play', `- ${n.text}`, n.step);
+  });
   // A failed command listed above already says so; the errors section names the other ones.
   for (const e of errors)
     if (!commands.some((c) => c.result_step === e.step)) add(1, 'errors', `- ${e.text}`, e.step);
 
   const head =
     `<tapedeck_reanchor thread="${thread}"${compacted_at === undefined ? '' : ` compacted_at="${compacted_at}"`}>\n` +
-    'Your context was compacted. From the transcript before it (no LLM); each link is a step to open:\n';
+    `Your context was compacted. From the transcript before it (no LLM); #N is the step ${threadLink(thread, 0).replace(/0$/, 'N')}:\n`;
   const footer = (omitted: number[]) =>
     `${omitted.length ? `(${omitted.length} more left out: tapedeck reanchor ${thread} --budget ${budget * 2})\n` : ''}</tapedeck_reanchor>\n`;
   const packed = pack(
@@ -205,6 +243,7 @@ export function buildReanchor(all: readonly Step[], options: ReanchorOptions): R
         files: 'Files:\n',
         commands: 'Last commands:\n',
         errors: 'Unresolved errors:\n',
+        in_play: 'Names in play:\n',
       },
       footer,
       worstFooter: footer(items.map((_, i) => i)),
@@ -222,6 +261,7 @@ export function buildReanchor(all: readonly Step[], options: ReanchorOptions): R
     files,
     commands,
     errors,
+    in_play,
     text: packed.text,
     tokens: packed.tokens,
     budget,
