@@ -30,18 +30,33 @@ describe('quickstart', () => {
     return m[1];
   };
 
-  test('the suggested next command works verbatim, shows the samples again, and keeps the demo store', () => {
+  /** Run a printed command line as a user pasting it would. */
+  const sh = (command: string) => {
+    const r = spawnSync('sh', ['-c', command], {
+      env: { ...h.env, PATH: `${bin}:${process.env.PATH}` },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, `${command}\n${r.stderr}`);
+    return r.stdout;
+  };
+  /** The first `tapedeck show …` a search printed, without the file:line after it. */
+  const firstShow = (stdout: string) => {
+    const m = /^\s*(tapedeck show \S+ --step \d+ --db \S+)\s{3}/m.exec(stdout);
+    assert.ok(m, stdout);
+    return m[1];
+  };
+
+  test('every command the quickstart prints works verbatim, shows the samples again, and keeps the demo store', () => {
     const q = tapedeck(['quickstart'], h.env);
     assert.equal(q.status, 0, q.stderr);
     const command = next(q.stdout);
     assert.match(command, /^tapedeck search "flaky test rounding" --db \S+ --no-index$/);
+    assert.match(q.stdout, /^\$ tapedeck search "why did we drop the redis cache\?" --db \S+ --no-index$/m);
+    assert.match(sh(firstShow(q.stdout)), /#\d+/, 'the show line of a hit opens it');
     for (let i = 0; i < 2; i++) {
-      const r = spawnSync('sh', ['-c', command], {
-        env: { ...h.env, PATH: `${bin}:${process.env.PATH}` },
-        encoding: 'utf8',
-      });
-      assert.equal(r.status, 0, r.stderr);
-      assert.match(r.stdout, /order_total_rounding|rounding/i, `run ${i + 1} shows the samples: ${r.stdout}`);
+      const out = sh(command);
+      assert.match(out, /order_total_rounding|rounding/i, `run ${i + 1} shows the samples: ${out}`);
+      assert.match(sh(firstShow(out)), /rounding|#\d+/i);
     }
     // It never touched the real store.
     const stats = tapedeck(['stats', '--json'], h.env);
@@ -98,7 +113,7 @@ describe('search and threads from a project directory', () => {
     assert.equal(below.stdout.trim(), 'No threads match these filters.');
     const empty = tempHome();
     try {
-      assert.match(tapedeck(['threads'], empty.env).stdout, /No threads indexed yet/);
+      assert.match(tapedeck(['threads'], empty.env).stdout, /indexed yet/);
     } finally {
       empty.cleanup();
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyLine, isErrorLine } from './error-lines.js';
+import { classifyLine, flaggedLines, isErrorLine } from './error-lines.js';
 
 /** The error lines of a whole output, as the classifier sees them. */
 const errors = (output: string) => output.split('\n').filter(isErrorLine);
@@ -85,5 +85,26 @@ npm WARN deprecated inflight@1.0.6: This module is not supported`;
       'Compiled successfully in 812 ms',
     ])
       assert.equal(isErrorLine(line), false, line);
+  });
+
+  it('finds the flagged lines of a long output in order, at most max, as the line classifier does', () => {
+    const output = [
+      'ok 1 - cart',
+      'every test in this file ran',
+      'npm WARN deprecated glob@7.2.3',
+      'TypeError: x is not a function',
+      'else branch covered',
+      'Error: read ECONNRESET',
+      'ENOENT: no such file or directory, open /tmp/x',
+    ].join('\n');
+    assert.deepEqual(
+      flaggedLines(output, 10),
+      output.split('\n').filter((l) => classifyLine(l)),
+    );
+    assert.deepEqual(flaggedLines(output, 2), [
+      'npm WARN deprecated glob@7.2.3',
+      'TypeError: x is not a function',
+    ]);
+    assert.deepEqual(flaggedLines('all good\nnothing here', 5), []);
   });
 });

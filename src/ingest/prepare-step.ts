@@ -3,7 +3,7 @@
  * tool output reduced to a short head plus its error lines (tool output is most of a transcript's
  * bytes and least of its value); secrets redacted before anything is stored.
  */
-import { classifyLine } from '../core/error-lines.js';
+import { flaggedLines } from '../core/error-lines.js';
 import { fnv1a } from '../core/hash.js';
 import { identTerms } from '../core/idents.js';
 import { redact } from '../core/redact.js';
@@ -27,11 +27,7 @@ const OUTPUT_SCAN_CHARS = 200_000;
 /** Head of a tool output plus the error/warning lines found after it. */
 export function reduceToolOutput(text: string, head: number, total = text.length): string {
   if (total <= head) return text;
-  const errors: string[] = [];
-  for (const line of text.slice(head).split('\n')) {
-    if (classifyLine(line)) errors.push(line.trim().slice(0, 240));
-    if (errors.length >= MAX_ERROR_LINES) break;
-  }
+  const errors = flaggedLines(text.slice(head), MAX_ERROR_LINES).map((l) => l.trim().slice(0, 240));
   const note = `[… ${total - head} more characters of output${errors.length ? '; error lines:' : ''}]`;
   return [text.slice(0, head), note, ...errors].join('\n');
 }

@@ -22,8 +22,8 @@ const invokedByNpx = () => process.env.npm_command === 'exec';
  * --db and skips the index refresh (--no-index), which would read the real home — not the
  * samples — and drop the sample sessions from the demo store.
  */
-export function demoSearch(me: string, dbPath: string): string {
-  return `${me} search "flaky test rounding" --db ${posixQuote(dbPath)} --no-index`;
+export function demoSearch(me: string, dbPath: string, query = 'flaky test rounding'): string {
+  return `${me} search "${query}" --db ${posixQuote(dbPath)} --no-index`;
 }
 
 /**
@@ -55,10 +55,12 @@ export async function runQuickstart(flags: GlobalFlags & { query?: string }): Pr
     );
     print(formatIndexSummary(summary));
     print('');
-    print(`$ tapedeck search "${query}"`);
-    print(formatSearch(result));
-    print('');
     const me = invokedByNpx() ? 'npx tapedeck' : 'tapedeck';
+    // In the demo every printed command names the demo store, so each works as pasted.
+    const store = demo ? ` --db ${posixQuote(engine.config.dbPath)}` : '';
+    print(`$ ${demo ? demoSearch(me, engine.config.dbPath, query) : `${me} search "${query}"`}`);
+    print(formatSearch(result, store));
+    print('');
     print(
       demo
         ? `Explore the samples: ${demoSearch(me, engine.config.dbPath)}`

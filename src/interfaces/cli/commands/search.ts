@@ -1,9 +1,10 @@
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
+import { posixQuote } from '../../../core/shell-quote.js';
 import type { FilterInput } from '../../../services/transcripts.js';
-import { type GlobalFlags, intOption, openEngine, projectOption } from '../context.js';
+import { type GlobalFlags, intOption, missingStorePath, openEngine, projectOption } from '../context.js';
 import { formatSearch } from '../format.js';
-import { print, printJson, warn } from '../output.js';
+import { NOTHING_INDEXED, print, printJson, warn } from '../output.js';
 
 /** Bring the index up to date before answering; a failure only makes results staler. */
 export function refreshQuietly(engine: Engine): void {
@@ -38,7 +39,8 @@ export function queryOf(words: string[], afterDashDash: boolean): string {
 
 export async function runSearch(query: string, flags: SearchFlags): Promise<void> {
   const limit = intOption('limit', flags.limit, 1) ?? 10;
-  const engine = openEngine(flags);
+  // --no-index only reads: on a fresh machine it must not create the store
+  const engine = openEngine(flags, { read: flags.index === false });
   try {
     if (flags.index !== false) refreshQuietly(engine);
     const result = engine.transcripts.search(query, {
@@ -51,7 +53,9 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       limit,
     });
     if (flags.json) printJson(result);
-    else print(formatSearch(result));
+    else if (missingStorePath(engine)) print(NOTHING_INDEXED);
+    // The printed `tapedeck show` lines target the same store as this search.
+    else print(formatSearch(result, flags.db ? ` --db ${posixQuote(flags.db)}` : ''));
   } finally {
     engine.close();
   }
