@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../../core/errors.js';
 
 export interface SkillFile {
   /** Path of the SKILL.md. */
