@@ -138,3 +138,48 @@ describe('skills suggest', () => {
     assert.equal(missing.json().error.code, 'NOT_FOUND');
   });
 });
+
+describe('installed skills kept in sync at session start', () => {
+  let sh: TempHome;
+  after(() => sh?.cleanup());
+
+  it('the SessionStart hook answers first; a detached sync then brings installed skills to the current version, keeping local edits', async () => {
+    sh = tempHome();
+    const run = (...args: string[]) => {
+      const r = tapedeck(args, sh.env);
+      assert.equal(r.status, 0, `tapedeck ${args.join(' ')}: ${r.stderr}`);
+      return r;
+    };
+    const ws = join(sh.home, 'svc');
+    mkdirSync(ws, { recursive: true });
+    for (const name of ['deploy', 'rollback']) {
+      run('skills', 'add', '--name', name, '--description', `Use when doing ${name}`, '--body', 'v1 steps');
+      run('skills', 'install', name, '--workspace', ws);
+    }
+    const file = (name: string) => join(ws, '.agents/skills', name, 'SKILL.md');
+    writeFileSync(file('rollback'), `${readFileSync(file('rollback'), 'utf8')}\nmy own note\n`);
+    run('skills', 'update', 'deploy', '--body', 'v2 steps');
+    run('skills', 'update', 'rollback', '--body', 'v2 steps');
+    assert.match(readFileSync(file('deploy'), 'utf8'), /v1 steps/);
+
+    const { runHook } = await import('./support/hooks.js');
+    const payload = { session_id: 's1', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
+    const r = await runHook('claude-code', 'SessionStart', payload, sh.env);
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotThrow(() => r.json());
+    // The sync runs on its own; wait for it (bounded).
+    for (let i = 0; i < 100 && !/v2 steps/.test(readFileSync(file('deploy'), 'utf8')); i++)
+      await new Promise((res) => setTimeout(res, 100));
+    assert.match(readFileSync(file('deploy'), 'utf8'), /v2 steps/, 'refreshed in the background');
+    assert.match(readFileSync(file('rollback'), 'utf8'), /my own note/, 'local edits kept');
+
+    const again = run('skills', 'sync', '--workspace', ws, '--json').json();
+    assert.deepEqual(
+      again.skills.map((s: { name: string; status: string }) => [s.name, s.status]),
+      [
+        ['deploy', 'unchanged'],
+        ['rollback', 'local-changes'],
+      ],
+    );
+  });
+});

@@ -141,6 +141,8 @@ export async function runHook(argv: string[]): Promise<void> {
         if (notice) log('warn', notice);
         emit(ctx.text ? contextOutput(input, ctx.text, notice) : withNotice(input, {}, notice));
         if (pending) (await import('./save.js')).kickWorker(settings, log);
+        // After the answer: the installed skills are refreshed while the session already runs.
+        (await import('./skill-sync.js')).kickSkillSync(settings, input.cwd, log);
         break;
       }
       case 'tool': {

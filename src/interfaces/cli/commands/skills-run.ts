@@ -335,3 +335,25 @@ export async function runLoad(name: string, f: SkillFlags): Promise<void> {
     engine.close();
   }
 }
+
+export async function runSync(f: SkillFlags & { quiet?: boolean }): Promise<void> {
+  const { syncWorkspaceSkills } = await import('../../../app/skill-sync.js');
+  const engine = openEngine(f);
+  try {
+    const r = syncWorkspaceSkills(engine, f.workspace ?? process.cwd());
+    if (f.json) printJson({ skills: r });
+    else if (!f.quiet)
+      print(
+        r.length
+          ? r
+              .map(
+                (s) =>
+                  `${s.name}: ${s.status}${s.version ? ` (v${s.version})` : ''}${s.error ? ` — ${s.error}` : ''}`,
+              )
+              .join('\n')
+          : 'No skills installed in this workspace (.agents/skills).',
+      );
+  } finally {
+    engine.close();
+  }
+}

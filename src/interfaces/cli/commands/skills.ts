@@ -205,6 +205,17 @@ export function registerSkillsCommands(program: Command): void {
     .action(action(async (flags, name: string) => (await run()).runInstall(name, flags)));
 
   skills
+    .command('sync')
+    .description(
+      "bring the workspace's installed skills (.agents/skills) to the store's current versions; local edits are kept",
+    )
+    .option('--workspace <dir>', 'workspace folder (default: the current directory)')
+    .option('--quiet', 'print nothing (the session-start hook runs it in the background)')
+    .addOption(spaceOpt())
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await run()).runSync(flags)));
+
+  skills
     .command('import')
     .description('import <dir>/*/SKILL.md (or one skill folder); all or nothing')
     .argument('<dir>', 'folder of skill folders, or one skill folder')
