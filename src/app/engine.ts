@@ -13,6 +13,7 @@ import { openPostgresStores } from '../storage/postgres/stores.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import type { TapedeckConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
+import { secureHome } from './owner-only.js';
 import { createRemoteEngine } from './remote/remote-engine.js';
 
 export interface Engine extends KnowledgeServices {
@@ -40,6 +41,7 @@ export function createEngine(
   config: TapedeckConfig,
   { readonly = false, locateHome }: EngineOptions = {},
 ): Engine {
+  secureHome(config.tapedeckHome);
   const stores = openStores(config, readonly);
   const store = stores.transcripts;
   const locateEnv: LocateEnv = locateHome

@@ -5,6 +5,7 @@
  */
 import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -25,12 +26,12 @@ export function createLogger(path: string, tag: string, { stderr = true } = {}):
     try {
       const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
       if (size > MAX_BYTES) renameSync(path, `${path}.1`);
-      appendFileSync(path, line);
+      appendFileSync(path, line, { mode: OWNER_FILE });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
         try {
-          mkdirSync(dirname(path), { recursive: true });
-          writeFileSync(path, line, { flag: 'a' });
+          mkdirSync(dirname(path), { recursive: true, mode: OWNER_DIR });
+          writeFileSync(path, line, { flag: 'a', mode: OWNER_FILE });
         } catch {
           // nowhere to log: stderr had it
         }
