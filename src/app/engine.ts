@@ -14,6 +14,7 @@ import { openSqliteStores } from '../storage/sqlite/stores.js';
 import type { TapedeckConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 import { secureHome } from './owner-only.js';
+import { redactingStores } from './redacting-stores.js';
 import { createRemoteEngine } from './remote/remote-engine.js';
 
 export interface Engine extends KnowledgeServices {
@@ -69,11 +70,16 @@ export function createEngine(
   };
 }
 
-/** The backend the configuration names: a PostgreSQL server, else the SQLite file. */
+/**
+ * The backend the configuration names: a PostgreSQL server, else the SQLite file — behind the
+ * redaction boundary, so nothing reaches either backend unredacted.
+ */
 export function openStores(config: TapedeckConfig, readonly = false): Stores {
-  return config.databaseUrl
-    ? openPostgresStores(config.databaseUrl)
-    : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
+  return redactingStores(
+    config.databaseUrl
+      ? openPostgresStores(config.databaseUrl)
+      : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs }),
+  );
 }
 
 /**
