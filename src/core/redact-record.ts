@@ -33,7 +33,9 @@ export function redactRecordCounted<T>(value: T): RecordRedaction<T> {
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         const x = walk(v[i], depth + 1);
-        if (x !== v[i]) (out ??= v.slice())[i] = x;
+        if (x === v[i]) continue;
+        out ??= v.slice();
+        out[i] = x;
       }
       return out ?? v;
     }
@@ -41,7 +43,9 @@ export function redactRecordCounted<T>(value: T): RecordRedaction<T> {
     let out: Record<string, unknown> | undefined;
     for (const [k, x] of Object.entries(v)) {
       const y = walk(x, depth + 1);
-      if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+      if (y === x) continue;
+      out ??= { ...(v as Record<string, unknown>) };
+      out[k] = y;
     }
     return out ?? v;
   };
