@@ -24,14 +24,7 @@ const SECRETS: string[] = [
   j('gh auth login --with-token ', 'ghp_', 'Q1w2E3r4T5y6U7i8O9p0AaSsDdFfGgHhJjKk'),
   j('mysql -u root -p', 'Xq7pL2vR9w', ' shop'),
   j("sshpass -p '", 'Zr8mK3tQ6y', "' ssh deploy@web1"),
-  j(
-    'SENDGRID_KEY ',
-    'SG',
-    '.',
-    'aB3cD5eF7gH9jK2LmN4pQ6',
-    '.',
-    'rS8tU0vW1xYaB3cD5eF7gH9jK2LmN4pQ6rS8tU0vW1x',
-  ),
+  j('SENDGRID_KEY ', 'SG', '.', 'aB3cD5eF7gH9jK2LmN4pQ6', '.', 'rS8tU0vW1xYaB3cD5eF7gH9jK2LmN4pQ6rS8tU0vW1x'),
   j('curl -H "X-Shopify-Access-Token: ', 'shpat_', '3a18f6d4b2907e5c1b2a3d4e5f6a7b8c', '"'),
   j('doctl auth init -t ', 'dop_v1_', '3a18f6d4b2907e5c'.repeat(4)),
   j('https://api.telegram.org/bot123456789:', 'AA', 'Fq8Zt3Lm9Xw2Pk7Rv4Ny1Bc6Hd0Js5GaT', '/getMe'),
@@ -192,7 +185,8 @@ describe('planted secrets across the four agents', () => {
     if (process.env.DEBUG_LEAKS) {
       const walk = (p: string): void => {
         if (statSync(p).isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
-        else if (leaks(readFileSync(p, 'latin1')).length) console.error('LEAK', p, leaks(readFileSync(p, 'latin1')));
+        else if (leaks(readFileSync(p, 'latin1')).length)
+          console.error('LEAK', p, leaks(readFileSync(p, 'latin1')));
       };
       walk(w.tapedeckHome);
       walk(out);
@@ -201,5 +195,51 @@ describe('planted secrets across the four agents', () => {
     const store = readFileSync(join(w.tapedeckHome, 'tapedeck.db'), 'latin1');
     for (const look of LOOK_ALIKES) assert.ok(store.includes(look), `look-alike kept: ${look}`);
     assert.ok(readdirSync(join(w.tapedeckHome, 'queue')).length > 0, 'the hooks queued their saves');
+  });
+});
+
+describe('tapedeck redact', () => {
+  test('counts what an older store holds (dry run), masks it with --apply, then finds nothing', (t) => {
+    const w = hookWorld();
+    t.after(() => w.cleanup());
+    w.place('claude-code');
+    assert.equal(tapedeck(['index'], w.env).status, 0);
+    assert.equal(
+      tapedeck(['memory', 'add', '--title', 'Staging', 'The staging database is db-stage-2'], w.env).status,
+      0,
+    );
+    // What an older version stored, before its rules knew these shapes (written past the boundary).
+    const path = join(w.tapedeckHome, 'tapedeck.db');
+    const db = new Database(path);
+    db.prepare('UPDATE threads SET title = ? WHERE rowid = (SELECT min(rowid) FROM threads)').run(
+      `Deploy: ${SECRETS[2]}`,
+    );
+    const step = db.prepare("SELECT id FROM steps WHERE kind = 'prompt' LIMIT 1").pluck().get();
+    db.prepare('UPDATE steps SET text = ? WHERE id = ?').run(`run ${SECRETS[3]} now`, step);
+    db.prepare('UPDATE memories SET title = ?').run(`Staging ${SECRETS[4]}`);
+    db.close();
+
+    const dry = tapedeck(['redact', '--json'], w.env);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.equal(dry.json().applied, false);
+    assert.ok(dry.json().values >= 3, JSON.stringify(dry.json()));
+    assert.ok(readFileSync(path, 'latin1').includes(NEEDLES[2]), 'a dry run changes nothing');
+
+    const human = tapedeck(['redact'], w.env);
+    assert.match(human.stdout, /would be masked.*tapedeck redact --apply/s);
+    const applied = tapedeck(['redact', '--apply', '--json'], w.env);
+    assert.equal(applied.status, 0, applied.stdout + applied.stderr);
+    assert.equal(applied.json().applied, true);
+    assert.equal(applied.json().values, dry.json().values);
+    const vacuum = new Database(path);
+    vacuum.pragma('wal_checkpoint(TRUNCATE)');
+    vacuum.exec('VACUUM');
+    vacuum.close();
+    assert.deepEqual(leaks(readFileSync(path, 'latin1')), []);
+    assert.equal(tapedeck(['redact', '--json'], w.env).json().values, 0, 'nothing left to mask');
+    // The index follows: the masked step is found by its new text, the memory still by its words.
+    const hits = tapedeck(['search', 'sshpass', '--json', '--no-index'], w.env).json().hits;
+    assert.ok(hits.length > 0);
+    assert.ok(tapedeck(['memory', 'search', 'staging database', '--json'], w.env).json().hits.length > 0);
   });
 });

@@ -12,7 +12,10 @@
 import { redactRecord } from '../core/redact-record.js';
 import type { Stores } from '../ports/stores.js';
 
-type PortName = Exclude<keyof Stores, 'kind' | 'location' | 'capabilities' | 'transaction' | 'close'>;
+type PortName = Exclude<
+  keyof Stores,
+  'kind' | 'location' | 'capabilities' | 'transaction' | 'remask' | 'close'
+>;
 
 /** Every port of Stores; a new one does not compile until it is listed here. */
 const PORTS: Record<PortName, true> = {
@@ -71,6 +74,7 @@ export function redactingStores(stores: Stores): Stores {
     location: stores.location,
     capabilities: stores.capabilities,
     transaction: <T>(fn: () => T, mode: 'read' | 'write') => stores.transaction(fn, mode),
+    remask: (apply: boolean) => stores.remask(apply),
     close: () => stores.close(),
   } as Stores;
   for (const name of Object.keys(PORTS) as PortName[]) {
