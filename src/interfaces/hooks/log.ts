@@ -6,6 +6,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
+import { redact } from '../../core/redact.js';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -15,10 +16,12 @@ export type Logger = (level: Level, message: string) => void;
 
 export function createLogger(path: string, tag: string, { stderr = true } = {}): Logger {
   return (level, message) => {
-    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${message.replace(/\s*\n\s*/g, ' ')}\n`;
+    // An error can quote what it failed on (a payload, a server's answer): no secret in the log.
+    const clean = redact(message).text;
+    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${clean.replace(/\s*\n\s*/g, ' ')}\n`;
     if (stderr && level !== 'info') {
       try {
-        process.stderr.write(`tapedeck: ${message}\n`);
+        process.stderr.write(`tapedeck: ${clean}\n`);
       } catch {
         // stderr closed by the host
       }
