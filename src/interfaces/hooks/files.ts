@@ -1,7 +1,12 @@
-/** Small file helpers for the hook runtime: atomic writes (tmp + rename) and tolerant JSON reads. */
+/**
+ * Small file helpers for the hook runtime: atomic writes (tmp + rename) and tolerant JSON reads.
+ * Every file the hooks keep (queue items, state, breaker, caches) is written here, owner-only and
+ * redacted: what a host or a server said can quote a secret, and none is kept.
+ */
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
+import { redact } from '../../core/redact.js';
 
 const tmpName = (path: string) =>
   join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`);
@@ -11,7 +16,7 @@ export function writeAtomic(path: string, data: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: OWNER_DIR });
   const tmp = tmpName(path);
   try {
-    writeFileSync(tmp, data, { mode: OWNER_FILE });
+    writeFileSync(tmp, redact(data).text, { mode: OWNER_FILE });
     renameSync(tmp, path);
   } catch (e) {
     try {
@@ -27,7 +32,7 @@ export function writeAtomic(path: string, data: string): void {
 export function writeIfAbsent(path: string, data: string): boolean {
   mkdirSync(dirname(path), { recursive: true, mode: OWNER_DIR });
   const tmp = tmpName(path);
-  writeFileSync(tmp, data, { mode: OWNER_FILE });
+  writeFileSync(tmp, redact(data).text, { mode: OWNER_FILE });
   try {
     linkSync(tmp, path);
     return true;
