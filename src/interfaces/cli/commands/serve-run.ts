@@ -41,7 +41,7 @@ const log = (line: string) => process.stderr.write(`tapedeck serve: ${redact(lin
 const storeOf = (engine: Engine) =>
   engine.stats().backend === 'postgres' ? engine.stores.location : engine.config.dbPath;
 const keysNote = (requireKeys: boolean) =>
-  requireKeys ? 'every request needs an API key' : 'keyless from this machine, keys accepted';
+  requireKeys ? 'every request needs an API key' : 'keyless for this user (owner token), keys accepted';
 
 function workerCount(value: string | undefined): number {
   if (value === 'auto') return availableParallelism();
