@@ -157,6 +157,15 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .action(action(async (flags) => (await import('./commands/stats.js')).runStats(flags)));
 
   program
+    .command('redact')
+    .description(
+      'mask stored values again with today’s redaction rules (a dry run that counts, unless --apply)',
+    )
+    .option('--apply', 'change them (default: only count)')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/redact.js')).runRedact(flags)));
+
+  program
     .command('doctor')
     .description('check transcript roots, parse issues (file and line) and database health')
     .option('--issues <n>', 'how many recent issues to list (default 50)')
