@@ -13,6 +13,8 @@ import { openPostgresStores } from '../storage/postgres/stores.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import type { TapedeckConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
+import { secureHome } from './owner-only.js';
+import { redactingStores } from './redacting-stores.js';
 import { createRemoteEngine } from './remote/remote-engine.js';
 
 export interface Engine extends KnowledgeServices {
@@ -40,6 +42,7 @@ export function createEngine(
   config: TapedeckConfig,
   { readonly = false, locateHome }: EngineOptions = {},
 ): Engine {
+  secureHome(config.tapedeckHome);
   const stores = openStores(config, readonly);
   const store = stores.transcripts;
   const locateEnv: LocateEnv = locateHome
@@ -67,11 +70,16 @@ export function createEngine(
   };
 }
 
-/** The backend the configuration names: a PostgreSQL server, else the SQLite file. */
+/**
+ * The backend the configuration names: a PostgreSQL server, else the SQLite file — behind the
+ * redaction boundary, so nothing reaches either backend unredacted.
+ */
 export function openStores(config: TapedeckConfig, readonly = false): Stores {
-  return config.databaseUrl
-    ? openPostgresStores(config.databaseUrl)
-    : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
+  return redactingStores(
+    config.databaseUrl
+      ? openPostgresStores(config.databaseUrl)
+      : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs }),
+  );
 }
 
 /**

@@ -32,6 +32,8 @@ const READ_ONLY = new Set([
   'rules resolve',
   'skills list',
   'skills find',
+  'skills suggest',
+  'skills load',
   'skills show',
   'skills proposals',
   'skills export',

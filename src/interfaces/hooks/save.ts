@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 import { isOpen } from './breaker.js';
 import type { HookInput } from './hosts.js';
 import { lockOwner } from './lock.js';
@@ -71,7 +72,7 @@ export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {})
     if (!scanQueue(s.paths).entries.some((e) => !e.item.notBefore || e.item.notBefore <= now)) return false;
   }
   try {
-    mkdirSync(s.paths.dir, { recursive: true });
+    mkdirSync(s.paths.dir, { recursive: true, mode: OWNER_DIR });
     const child = spawn(
       process.execPath,
       [TAPEDECK_BIN, 'queue', 'flush', '--from-hook', '--home', s.tapedeckHome],
@@ -84,7 +85,7 @@ export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {})
     );
     child.on('error', (e) => log('error', `could not start the queue worker: ${e.message}`));
     child.unref();
-    writeFileSync(s.paths.spawned, String(child.pid ?? ''));
+    writeFileSync(s.paths.spawned, String(child.pid ?? ''), { mode: OWNER_FILE });
     return true;
   } catch (e) {
     log('error', `could not start the queue worker: ${(e as Error).message}`);
