@@ -2,6 +2,7 @@
  * The composition root: the only place that picks concrete adapters and storage. Interfaces get
  * an Engine and call its services.
  */
+import { existsSync } from 'node:fs';
 import type { AgentId } from '../core/types.js';
 import { createIndexer, type Indexer } from '../ingest/indexer.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
@@ -42,7 +43,8 @@ export function createEngine(
   config: TapedeckConfig,
   { readonly = false, locateHome }: EngineOptions = {},
 ): Engine {
-  secureHome(config.tapedeckHome);
+  // An in-memory store (a read command before anything was indexed) creates no home.
+  if (config.dbPath !== ':memory:' || existsSync(config.tapedeckHome)) secureHome(config.tapedeckHome);
   const stores = openStores(config, readonly);
   const store = stores.transcripts;
   const locateEnv: LocateEnv = locateHome
