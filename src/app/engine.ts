@@ -9,11 +9,10 @@ import type { Stores } from '../ports/stores.js';
 import type { StoreStats, TranscriptStore } from '../ports/transcript-store.js';
 import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
 import { ADAPTERS } from '../sources/registry.js';
-import { openPostgresStores } from '../storage/postgres/stores.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
+import { postgresBackend, remoteBackend } from './backends.js';
 import type { TapedeckConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
-import { createRemoteEngine } from './remote/remote-engine.js';
 
 export interface Engine extends KnowledgeServices {
   config: TapedeckConfig;
@@ -70,7 +69,7 @@ export function createEngine(
 /** The backend the configuration names: a PostgreSQL server, else the SQLite file. */
 export function openStores(config: TapedeckConfig, readonly = false): Stores {
   return config.databaseUrl
-    ? openPostgresStores(config.databaseUrl)
+    ? postgresBackend().openPostgresStores(config.databaseUrl)
     : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
 }
 
@@ -82,5 +81,7 @@ export function connectEngine(
   config: TapedeckConfig,
   options: EngineOptions & { local?: boolean } = {},
 ): Engine {
-  return config.apiUrl && !options.local ? createRemoteEngine(config) : createEngine(config, options);
+  return config.apiUrl && !options.local
+    ? remoteBackend().createRemoteEngine(config)
+    : createEngine(config, options);
 }

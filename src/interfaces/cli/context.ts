@@ -1,4 +1,5 @@
 /** Shared per-invocation setup for commands: config from global flags, and the engine. */
+import { loadBackends } from '../../app/backends.js';
 import { loadConfig } from '../../app/config.js';
 import { connectEngine, type Engine, type EngineOptions } from '../../app/engine.js';
 import { invalidInput } from '../../core/errors.js';
@@ -22,6 +23,21 @@ export function openEngine(flags: GlobalFlags, options?: EngineOptions & { local
     loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey }),
     { ...options, local: options?.local || flags.local },
   );
+}
+
+/**
+ * Load the backend modules the configuration names (PostgreSQL stores, the server client) before a
+ * command opens its engine; SQLite users load neither. A configuration that does not load is left
+ * for the command itself to report (not every command needs one).
+ */
+export async function loadBackendsFor(flags: GlobalFlags): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey });
+  } catch {
+    return;
+  }
+  await loadBackends(config);
 }
 
 /** Parse an integer option, rejecting junk with a usage error. */

@@ -3,7 +3,7 @@
  * and the options every command shares. Command modules import these; main.ts wires them up.
  */
 import { type Command, Option } from 'commander';
-import type { GlobalFlags } from './context.js';
+import { type GlobalFlags, loadBackendsFor } from './context.js';
 import { fail } from './output.js';
 
 // Commander hands each action its options as an untyped bag; each command module declares the
@@ -20,6 +20,7 @@ export function action(fn: (flags: Flags, ...positional: never[]) => Promise<unk
     const flags = { ...cmd.optsWithGlobals() } as Flags;
     const positional = args.slice(0, -2) as never[];
     try {
+      await loadBackendsFor(flags);
       await fn(flags, ...positional);
     } catch (e) {
       fail(e, !!flags.json);

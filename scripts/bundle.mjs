@@ -1,0 +1,37 @@
+// Bundles the compiled CLI and hook runtime (dist/) into dist/bundle/, which bin/tapedeck.js runs:
+// a `tapedeck search` loading ~200 small modules spent most of its time resolving and linking
+// them. Lazily imported commands and backends stay separate chunks, loaded only when used.
+// Packages stay in node_modules, except commander, which every command loads (bundled, it skips
+// Node's CommonJS-from-ESM export scan). Runs after tsc in `npm run build` (so at pack time too).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = join(import.meta.dirname, '..');
+const outdir = join(root, 'dist', 'bundle');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: ['dist/interfaces/cli/main.js', 'dist/interfaces/hooks/main.js'],
+  outbase: 'dist',
+  outdir,
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  plugins: [
+    {
+      name: 'packages-external-but-commander',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (a) =>
+          a.path === 'commander' || a.path.startsWith('node:') ? undefined : { path: a.path, external: true },
+        );
+      },
+    },
+  ],
+  // Bundled CommonJS (commander) requires Node built-ins; an ES module has no `require` of its own.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
