@@ -35,3 +35,16 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+// The parse worker runs in its own thread: one file, beside the chunks (the code that starts it
+// looks for it next to itself).
+await build({
+  absWorkingDir: root,
+  entryPoints: ['dist/app/parse-worker.js'],
+  outfile: join(outdir, 'chunks', 'parse-worker.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});

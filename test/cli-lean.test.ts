@@ -44,7 +44,7 @@ it('the built CLI answers a search on SQLite without loading the PostgreSQL chun
     const hooks = join(dir, 'hooks.mjs');
     writeFileSync(
       hooks,
-      'export async function load(url, c, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, c); }\n',
+      "export async function load(url, c, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, c); }\n",
     );
     const register = join(dir, 'register.mjs');
     writeFileSync(

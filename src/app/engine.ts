@@ -12,6 +12,7 @@ import { ADAPTERS } from '../sources/registry.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import { postgresBackend, remoteBackend } from './backends.js';
 import type { TapedeckConfig } from './config.js';
+import { spawnParseWorker } from './spawn-parse-worker.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 
 export interface Engine extends KnowledgeServices {
@@ -44,7 +45,13 @@ export function createEngine(
   const locateEnv: LocateEnv = locateHome
     ? { home: locateHome, env: {} }
     : { home: config.home, env: config.env };
-  const indexer = createIndexer({ store, adapters: ADAPTERS, env: locateEnv, policy: config.policy });
+  const indexer = createIndexer({
+    store,
+    adapters: ADAPTERS,
+    env: locateEnv,
+    policy: config.policy,
+    spawnParseWorker,
+  });
   const transcripts = createTranscriptService(store, indexer);
   return {
     ...createKnowledgeServices({ stores, config, store, transcripts }),

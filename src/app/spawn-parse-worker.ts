@@ -1,0 +1,14 @@
+/**
+ * Starting the parse worker (app/parse-worker.ts) beside this module: in dist/ (tsc) and in the
+ * bundled CLI, where scripts/bundle.mjs puts the worker next to the chunk holding this code.
+ * Running from the TypeScript sources (tests under tsx) there is no worker: a worker cannot load
+ * TypeScript while the main thread blocks waiting for it (tsx's loader needs the main thread), so
+ * indexing runs inline there; test/parse-worker.test.ts checks the worker through the built CLI.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SpawnParseWorker } from '../ingest/parse-offload.js';
+
+export const spawnParseWorker: SpawnParseWorker | undefined = import.meta.url.endsWith('.ts')
+  ? undefined
+  : (data, transfer) =>
+      new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: data, transferList: transfer });
