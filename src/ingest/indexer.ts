@@ -49,7 +49,8 @@ export interface IndexRunOptions {
   agents?: AgentId[];
   /** Re-read every file from the start. */
   full?: boolean;
-  onProgress?: (done: number, total: number, path: string) => void;
+  /** After each file: files done of `total`, and the transcript bytes read so far by this run. */
+  onProgress?: (done: number, total: number, path: string, bytesRead: number) => void;
   /**
    * Stop starting new files after this many milliseconds (the MCP server's refresh before an
    * answer); what is left is picked up by the next run. `pending` in the summary says how much.
@@ -144,6 +145,8 @@ export function createIndexer({
   const limits: ParseLimits = { policy, batchSteps, maxLineBytes };
   // The parse worker of the current run, and its files in flight (id → job).
   let offload: ParseOffload | undefined;
+  /** Transcript bytes read by the current run (for progress). */
+  let bytesRead = 0;
   const offloaded = new Map<number, { job: FileJob; document: boolean }>();
   const byId = new Map(adapters.map((a) => [a.id, a]));
   // What quick passes remember between runs in this process.
@@ -290,6 +293,7 @@ export function createIndexer({
     for (let pos = from; ; ) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
       if (n === 0) return;
+      bytesRead += n;
       sink(buf, n);
       pos += n;
       if (own) buf = Buffer.allocUnsafeSlow(CHUNK); // the last one was moved to the worker
@@ -330,6 +334,7 @@ export function createIndexer({
       if (n === 0) break;
       got += n;
     }
+    bytesRead += got;
     if (offload && got >= offloadMinBytes) {
       offloaded.set(offload.document(adapter.id, path, buf.subarray(0, got)), { job, document: true });
       return;
@@ -407,6 +412,7 @@ export function createIndexer({
     run({ agents, full = false, onProgress, budgetMs, quick = false } = {}) {
       const started = performance.now();
       const now = Date.now();
+      bytesRead = 0;
       const agentsKey = (agents ?? []).join(',');
       const reuseListing =
         quick && !full && lastListing?.key === agentsKey && now - lastListing.at < LOCATE_TTL_MS;
@@ -477,7 +483,7 @@ export function createIndexer({
           const cursor = cursors.get(file.path);
           if (!checkCold && cursor && cursor.mtimeMs < now - HOT_MS) {
             sum.unchanged++; // cold, and checked less than COLD_CHECK_MS ago
-            onProgress?.(++done, work.length, file.path);
+            onProgress?.(++done, work.length, file.path, bytesRead);
             continue;
           }
           try {
@@ -486,7 +492,7 @@ export function createIndexer({
             if (isTapedeckError(e)) throw e; // storage problems stop the run: nothing more can be saved
             skipFile(summary, sum, file.path, errorMessage(e));
           }
-          onProgress?.(++done, work.length, file.path);
+          onProgress?.(++done, work.length, file.path, bytesRead);
           offload?.receive(false);
         }
       };

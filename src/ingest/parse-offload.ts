@@ -26,7 +26,7 @@ export interface OffloadHandlers {
 }
 
 /** Chunk bytes posted but not yet parsed, at most. */
-const MAX_IN_FLIGHT = 32 << 20;
+const MAX_IN_FLIGHT = 8 << 20;
 /** No reply for this long means the worker is gone. */
 const STALL_MS = 120_000;
 
