@@ -23,6 +23,20 @@ await build({
   target: 'node20',
   plugins: [
     {
+      // commander requires node:child_process at load for executable subcommands, which Tapedeck
+      // does not use; the module costs several milliseconds of every command's start.
+      name: 'lazy-child-process-for-commander',
+      setup(b) {
+        b.onResolve({ filter: /^node:child_process$/ }, (a) =>
+          a.importer.includes('/commander/') ? { path: a.path, namespace: 'lazy-builtin' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({
+          contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, k) => (m ??= require(${JSON.stringify(a.path)}))[k] });`,
+          loader: 'js',
+        }));
+      },
+    },
+    {
       name: 'packages-external-but-commander',
       setup(b) {
         b.onResolve({ filter: /^[^./]/ }, (a) =>
@@ -31,8 +45,11 @@ await build({
       },
     },
   ],
-  // Bundled CommonJS (commander) requires Node built-ins; an ES module has no `require` of its own.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+  // Bundled CommonJS (commander) requires Node built-ins, and an ES module has no `require`: give
+  // each chunk one, made on first use (most chunks never call it).
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nlet __req;\nconst require = (id) => (__req ??= __createRequire(import.meta.url))(id);",
+  },
   logLevel: 'warning',
 });
 // The parse worker runs in its own thread: one file, beside the chunks (the code that starts it

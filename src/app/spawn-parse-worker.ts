@@ -5,10 +5,18 @@
  * TypeScript while the main thread blocks waiting for it (tsx's loader needs the main thread), so
  * indexing runs inline there; test/parse-worker.test.ts checks the worker through the built CLI.
  */
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 import type { SpawnParseWorker } from '../ingest/parse-offload.js';
+
+type Threads = typeof import('node:worker_threads');
 
 export const spawnParseWorker: SpawnParseWorker | undefined = import.meta.url.endsWith('.ts')
   ? undefined
-  : (data, transfer) =>
-      new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: data, transferList: transfer });
+  : (data, transfer) => {
+      // Required here, not imported: a command that never indexes much should not load it.
+      const { Worker } = createRequire(import.meta.url)('node:worker_threads') as Threads;
+      return new Worker(new URL('./parse-worker.js', import.meta.url), {
+        workerData: data,
+        transferList: transfer,
+      });
+    };

@@ -5,7 +5,8 @@
  * shared counter the worker raises after each one; what is in flight is bounded in bytes, so a
  * slow worker holds back the reading instead of filling memory.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { MessagePort } from 'node:worker_threads';
 import type { AgentId } from '../core/types.js';
 import type { Flush, ParseLimits } from './file-parse.js';
 import type { FromWorker, ParseWorkerData, ToWorker } from './parse-worker.js';
@@ -30,6 +31,12 @@ const MAX_IN_FLIGHT = 8 << 20;
 /** No reply for this long means the worker is gone. */
 const STALL_MS = 120_000;
 
+// Loaded on first use: most runs (every `tapedeck search`) never start a worker, and the module
+// costs a few milliseconds of a command's start.
+type Threads = typeof import('node:worker_threads');
+let threads: Threads | undefined;
+const workerThreads = () => (threads ??= createRequire(import.meta.url)('node:worker_threads') as Threads);
+
 export class ParseOffload {
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
@@ -44,7 +51,7 @@ export class ParseOffload {
     limits: ParseLimits,
     private readonly on: OffloadHandlers,
   ) {
-    const { port1, port2 } = new MessageChannel();
+    const { port1, port2 } = new (workerThreads().MessageChannel)();
     const signal = new SharedArrayBuffer(4);
     this.port = port1;
     this.flag = new Int32Array(signal);
@@ -99,7 +106,7 @@ export class ParseOffload {
     let since = Date.now();
     for (;;) {
       const seen = Atomics.load(this.flag, 0);
-      const m = receiveMessageOnPort(this.port);
+      const m = workerThreads().receiveMessageOnPort(this.port);
       if (m) {
         got = true;
         this.handle(m.message as FromWorker);
