@@ -61,7 +61,7 @@ const all: Case[] = [
 function runOnce(c: Case): { wall: number; cpu: number } {
   const cpuFile = join(tmp, 'cpu');
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['--import', cpuHook, ...c.args], {
+  const r = spawnSync(process.execPath, ['--require', cpuHook, ...c.args], {
     env: { PATH: process.env.PATH ?? '', ...c.env, BENCH_CPU_FILE: cpuFile },
     encoding: 'utf8',
   });
@@ -71,11 +71,12 @@ function runOnce(c: Case): { wall: number; cpu: number } {
 }
 
 // Preloaded into every child, the bare node included, so each pays the same: writes the process's
-// CPU time when it exits.
-const cpuHook = join(tmp, 'cpu-hook.mjs');
+// CPU time when it exits. CommonJS on purpose: an ES module importing node:fs would add the cost
+// of fs's ES facade to every case.
+const cpuHook = join(tmp, 'cpu-hook.cjs');
 writeFileSync(
   cpuHook,
-  "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(process.env.BENCH_CPU_FILE, String((u.user + u.system) / 1000)); });\n",
+  "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.BENCH_CPU_FILE, String((u.user + u.system) / 1000)); });\n",
 );
 // Counts the modules a process loads (run once per case, untimed).
 const countHook = join(tmp, 'count-hook.mjs');
