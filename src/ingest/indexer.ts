@@ -145,6 +145,10 @@ export function createIndexer({
   const limits: ParseLimits = { policy, batchSteps, maxLineBytes };
   // The parse worker of the current run, and its files in flight (id → job).
   let offload: ParseOffload | undefined;
+  /** Set for a run that may use the worker: starts it. */
+  let startOffload: (() => ParseOffload) | undefined;
+  const offloadFor = (bytes: number) =>
+    bytes >= offloadMinBytes && startOffload ? (offload ??= startOffload()) : undefined;
   /** Transcript bytes read by the current run (for progress). */
   let bytesRead = 0;
   const offloaded = new Map<number, { job: FileJob; document: boolean }>();
@@ -305,11 +309,12 @@ export function createIndexer({
     const state = resume ? savedState(path) : undefined;
     const offset = resume && cursor ? cursor.offset : 0;
     const lineNo = resume && cursor ? cursor.lineNo : 0;
-    if (offload && job.st.size - offset >= offloadMinBytes) {
+    const offload = offloadFor(job.st.size - offset);
+    if (offload) {
       const id = offload.startLines(adapter.id, path, state, offset, lineNo);
       offloaded.set(id, { job, document: false });
       try {
-        readChunks(fd, offset, (buf, n) => offload!.chunk(id, buf.subarray(0, n)), true);
+        readChunks(fd, offset, (buf, n) => offload.chunk(id, buf.subarray(0, n)), true);
       } catch (e) {
         offload.drop(id);
         offloaded.delete(id);
@@ -335,7 +340,8 @@ export function createIndexer({
       got += n;
     }
     bytesRead += got;
-    if (offload && got >= offloadMinBytes) {
+    const offload = offloadFor(got);
+    if (offload) {
       offloaded.set(offload.document(adapter.id, path, buf.subarray(0, got)), { job, document: true });
       return;
     }
@@ -496,28 +502,31 @@ export function createIndexer({
           offload?.receive(false);
         }
       };
-      // A first index (or --full) parses in a worker thread while this one reads and writes.
+      // A first index (or --full) parses in a worker thread while this one reads and writes; the
+      // worker starts with the first file big enough to be worth it.
       const toRead = full ? work.length : work.filter((w) => !cursors.has(w.file.path)).length;
       if (spawnParseWorker && budgetMs === undefined && toRead >= OFFLOAD_MIN_FILES)
-        offload = new ParseOffload(spawnParseWorker, limits, {
-          flush: (id, f, last) => {
-            const { job, document } = offloaded.get(id)!;
-            if (last) offloaded.delete(id);
-            enqueue(job, f, document ? new Set() : undefined);
-          },
-          error: (id, message) => {
-            const { job } = offloaded.get(id)!;
-            offloaded.delete(id);
-            job.sum[job.counted]--;
-            skipFile(summary, job.sum, job.path, message);
-          },
-        });
+        startOffload = () =>
+          new ParseOffload(spawnParseWorker, limits, {
+            flush: (id, f, last) => {
+              const { job, document } = offloaded.get(id)!;
+              if (last) offloaded.delete(id);
+              enqueue(job, f, document ? new Set() : undefined);
+            },
+            error: (id, message) => {
+              const { job } = offloaded.get(id)!;
+              offloaded.delete(id);
+              job.sum[job.counted]--;
+              skipFile(summary, job.sum, job.path, message);
+            },
+          });
       try {
         runFiles();
         offload?.drain();
       } finally {
         offload?.close();
         offload = undefined;
+        startOffload = undefined;
         offloaded.clear();
       }
       flushPending();
