@@ -291,16 +291,27 @@ export function createIndexer({
     return parsed.ok ? parsed.value : undefined;
   }
 
-  /** Read a `lines` file from the cursor on, in chunks, into `sink` (inline or the worker). */
-  function readChunks(fd: number, from: number, sink: (buf: Buffer, n: number) => void, own: boolean): void {
-    let buf = Buffer.allocUnsafeSlow(CHUNK);
+  /**
+   * Read a `lines` file from the cursor on, in chunks, into `sink` (inline or the worker). With
+   * `pool` (the worker), each chunk gets its own buffer, since the last one was moved away.
+   */
+  function readChunks(
+    fd: number,
+    from: number,
+    sink: (buf: Buffer, n: number) => void,
+    pool?: ParseOffload,
+  ): void {
+    let buf = pool ? pool.buffer(CHUNK) : Buffer.allocUnsafeSlow(CHUNK);
     for (let pos = from; ; ) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
-      if (n === 0) return;
+      if (n === 0) {
+        pool?.giveBack(buf);
+        return;
+      }
       bytesRead += n;
       sink(buf, n);
       pos += n;
-      if (own) buf = Buffer.allocUnsafeSlow(CHUNK); // the last one was moved to the worker
+      if (pool) buf = pool.buffer(CHUNK);
     }
   }
 
@@ -314,7 +325,7 @@ export function createIndexer({
       const id = offload.startLines(adapter.id, path, state, offset, lineNo);
       offloaded.set(id, { job, document: false });
       try {
-        readChunks(fd, offset, (buf, n) => offload.chunk(id, buf.subarray(0, n)), true);
+        readChunks(fd, offset, (buf, n) => offload.chunk(id, buf.subarray(0, n)), offload);
       } catch (e) {
         offload.drop(id);
         offloaded.delete(id);
@@ -324,7 +335,7 @@ export function createIndexer({
       return;
     }
     const parse = new LinesParse(adapter, path, state, offset, lineNo, limits, (f) => enqueue(job, f));
-    readChunks(fd, offset, (buf, n) => parse.push(buf, n), false);
+    readChunks(fd, offset, (buf, n) => parse.push(buf, n));
     parse.finish();
   }
 
@@ -509,12 +520,14 @@ export function createIndexer({
         startOffload = () =>
           new ParseOffload(spawnParseWorker, limits, {
             flush: (id, f, last) => {
-              const { job, document } = offloaded.get(id)!;
+              const file = offloaded.get(id);
+              if (!file) return; // dropped
               if (last) offloaded.delete(id);
-              enqueue(job, f, document ? new Set() : undefined);
+              enqueue(file.job, f, file.document ? new Set() : undefined);
             },
             error: (id, message) => {
-              const { job } = offloaded.get(id)!;
+              const job = offloaded.get(id)?.job;
+              if (!job) return;
               offloaded.delete(id);
               job.sum[job.counted]--;
               skipFile(summary, job.sum, job.path, message);

@@ -45,6 +45,8 @@ export class ParseOffload {
   private readonly open = new Set<number>();
   private readonly dropped = new Set<number>();
   private nextId = 1;
+  /** Chunk buffers the worker has handed back. */
+  private readonly pool: ArrayBuffer[] = [];
 
   constructor(
     spawn: SpawnParseWorker,
@@ -72,6 +74,17 @@ export class ParseOffload {
     return id;
   }
 
+  /** A buffer of `size` bytes to read a chunk into (one the worker handed back, if any). */
+  buffer(size: number): Buffer {
+    const ab = this.pool.pop();
+    return ab && ab.byteLength === size ? Buffer.from(ab) : Buffer.allocUnsafeSlow(size);
+  }
+
+  /** A buffer from `buffer()` that was not sent after all. */
+  giveBack(buf: Buffer): void {
+    this.pool.push(buf.buffer as ArrayBuffer);
+  }
+
   /** The next bytes of file `id`; `buf` is moved to the worker (it must own its ArrayBuffer). */
   chunk(id: number, buf: Uint8Array): void {
     while (this.inFlight > MAX_IN_FLIGHT) this.receive(true);
@@ -95,8 +108,8 @@ export class ParseOffload {
   document(agent: AgentId, path: string, buf: Uint8Array): number {
     const id = this.nextId++;
     this.open.add(id);
+    // No receive() here: the caller has not recorded the id yet, and the answer can be quick.
     this.worker.postMessage({ t: 'doc', id, agent, path, buf }, [buf.buffer as ArrayBuffer]);
-    this.receive(false);
     return id;
   }
 
@@ -133,6 +146,7 @@ export class ParseOffload {
   private handle(m: FromWorker): void {
     if (m.t === 'ack') {
       this.inFlight -= m.bytes;
+      this.pool.push(m.buf.buffer as ArrayBuffer);
     } else if (this.dropped.has(m.id)) {
       // a reply already under way when the file was dropped
     } else if (m.t === 'error') {

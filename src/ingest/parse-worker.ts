@@ -19,7 +19,7 @@ export type ToWorker =
 /** Worker → main thread. `bytes` acknowledges the chunk bytes consumed (bounds what is in flight). */
 export type FromWorker =
   | { t: 'flush'; id: number; flush: Flush; last: boolean }
-  | { t: 'ack'; bytes: number }
+  | { t: 'ack'; bytes: number; buf: Uint8Array }
   | { t: 'error'; id: number; message: string };
 
 export interface ParseWorkerData {
@@ -36,8 +36,8 @@ export function serveParseWorker(
   adapters: readonly SourceAdapter[],
 ): void {
   const flag = new Int32Array(signal);
-  const reply = (m: FromWorker) => {
-    port.postMessage(m);
+  const reply = (m: FromWorker, transfer: ArrayBuffer[] = []) => {
+    port.postMessage(m, transfer);
     Atomics.add(flag, 0, 1);
     Atomics.notify(flag, 0);
   };
@@ -70,7 +70,9 @@ export function serveParseWorker(
         } catch (e) {
           failed(m.id, e);
         }
-        reply({ t: 'ack', bytes: m.buf.byteLength });
+        // The buffer goes back to be read into again: nothing here holds on to it (the splitter
+        // copies a partial line), and chunk memory stays what is in flight.
+        reply({ t: 'ack', bytes: m.buf.byteLength, buf: m.buf }, [m.buf.buffer as ArrayBuffer]);
         break;
       }
       case 'end': {
