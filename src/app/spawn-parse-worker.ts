@@ -15,8 +15,11 @@ export const spawnParseWorker: SpawnParseWorker | undefined = import.meta.url.en
   : (data, transfer) => {
       // Required here, not imported: a command that never indexes much should not load it.
       const { Worker } = createRequire(import.meta.url)('node:worker_threads') as Threads;
+      // A small young generation: the worker's garbage is short-lived strings, and a first index of
+      // 1M steps has two heaps to keep under 300 MB of RSS.
       return new Worker(new URL('./parse-worker.js', import.meta.url), {
         workerData: data,
         transferList: transfer,
+        resourceLimits: { maxYoungGenerationSizeMb: 16 },
       });
     };
