@@ -1,25 +1,25 @@
 /** Human-readable rendering of results (the `--json` forms are the services' own shapes). */
 import type { IndexSummary, SearchResult, StepRecord, ThreadRecord } from '../../services/transcripts.js';
 import { tildify } from './output.js';
+import { bold, colorEnabled, dim } from './style.js';
 
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
 const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
-export function formatSearch(r: SearchResult): string {
+/** Search hits for people; `store` (e.g. ` --db <file>`) is added to each printed `tapedeck show`. */
+export function formatSearch(r: SearchResult, store = ''): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
   const lines = [
     `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`,
     '',
   ];
   r.hits.forEach((h, i) => {
-    const marked = process.stdout.isTTY ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
+    const marked = colorEnabled() ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
     lines.push(
       `${i + 1}. ${bold(h.title ?? h.thread)}`,
       `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
       `   ${marked}`,
-      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}   ${tildify(h.source.path)}:${h.source.line}`)}`,
+      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}${store}   ${tildify(h.source.path)}:${h.source.line}`)}`,
       '',
     );
   });
