@@ -147,8 +147,12 @@ export function createIndexer({
   let offload: ParseOffload | undefined;
   /** Set for a run that may use the worker: starts it. */
   let startOffload: (() => ParseOffload) | undefined;
-  const offloadFor = (bytes: number) =>
-    bytes >= offloadMinBytes && startOffload ? (offload ??= startOffload()) : undefined;
+  /** The worker for a file with `bytes` left to read, started on first need; none for small files. */
+  function offloadFor(bytes: number): ParseOffload | undefined {
+    if (bytes < offloadMinBytes || !startOffload) return undefined;
+    offload ??= startOffload();
+    return offload;
+  }
   /** Transcript bytes read by the current run (for progress). */
   let bytesRead = 0;
   const offloaded = new Map<number, { job: FileJob; document: boolean }>();
