@@ -4,6 +4,7 @@
  */
 import { parseDateBound } from '../core/dates.js';
 import { invalidInput, notFound } from '../core/errors.js';
+import type { Reanchor } from '../core/reanchor.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
@@ -16,6 +17,7 @@ import type {
   TranscriptStore,
 } from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
+import { type ReanchorInput, reanchorThread } from './reanchor.js';
 
 export interface FilterInput {
   agent?: string | string[];
@@ -83,6 +85,8 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
+  /** What a compaction dropped from a session's context, rebuilt within a token budget. */
+  reanchor(input?: ReanchorInput): Reanchor;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
@@ -125,6 +129,7 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
     },
     resolveThreadId,
+    reanchor: (input) => reanchorThread(store, input),
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },
