@@ -67,7 +67,8 @@ it('the built CLI answers a search on SQLite without loading the PostgreSQL chun
       ours.some((u) => u.includes('/dist/bundle/')),
       'runs the bundle',
     );
-    assert.ok(ours.length <= 20, `${ours.length} modules: ${ours.join(' ')}`);
+    // A handful of chunks (the unbundled CLI loaded 207 modules for a search).
+    assert.ok(ours.length <= 30, `${ours.length} modules: ${ours.join(' ')}`);
     for (const u of loaded) assert.doesNotMatch(u, /node_modules\/(pg|hono|@modelcontextprotocol|zod)\//, u);
     for (const u of ours) {
       const text = readFileSync(new URL(u), 'utf8');
