@@ -12,6 +12,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   show: 'tapedeck show claude-code:0a0a0a0a-1111-4222-8333-444444444444 --step 12 --window 2',
   threads: 'tapedeck threads --agent codex --since 7d --json | jq -r ".threads[].id"',
   eval: 'tapedeck eval questions.jsonl --compare --json | jq .overall',
+  redact: 'tapedeck redact --json   # count what improved rules would mask; --apply masks it',
   reanchor: 'tapedeck reanchor --project . --budget 600',
   migrate: 'tapedeck migrate --to postgres://tapedeck@db.internal:5432/tapedeck',
   stats: 'tapedeck stats --json | jq .per_agent',

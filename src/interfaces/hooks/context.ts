@@ -75,7 +75,7 @@ export async function contextFor(
   if (remainingMs() > LOCAL_BUILD_MS) {
     try {
       const { buildLocalBundle } = await import('./local-store.js');
-      const b = buildLocalBundle(s, key);
+      const b = await buildLocalBundle(s, key);
       writeCached(s, key, b.markdown, b.items);
       return b.items > 0 ? { text: wrap(b.markdown, 'local'), origin: 'local' } : { origin: 'local' };
     } catch (e) {

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../app/package-path.js';
 import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 import { isOpen } from './breaker.js';
 import type { HookInput } from './hosts.js';
@@ -16,8 +16,8 @@ import { enqueue, newItem, scanQueue } from './queue.js';
 import type { HookSettings } from './settings.js';
 import { recordError } from './state.js';
 
-/** bin/tapedeck.js of this installation (from dist/interfaces/hooks/ or src/interfaces/hooks/). */
-export const TAPEDECK_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
+/** bin/tapedeck.js of this installation. */
+export const TAPEDECK_BIN = packagePath('bin', 'tapedeck.js');
 
 /** A retry worker is started at most this often when nothing new was queued. */
 const RETRY_COOLDOWN_MS = 30_000;
