@@ -42,7 +42,7 @@ const PAIR_LIMIT = 60;
 /** Matches of a pair put in impact order at most (the most recent when there are more). */
 const PAIR_BUDGET = 400;
 /** Words paired: the rarest few, each in under a fifth of the steps. */
-const PAIR_TERMS = 5;
+const PAIR_TERMS = 4;
 const PAIR_MAX_SHARE = 0.2;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
