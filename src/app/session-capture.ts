@@ -4,11 +4,12 @@
  * external id (so a re-upload is deduplicated), and secrets are redacted before anything leaves
  * the machine.
  */
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { redact } from '../core/redact.js';
 import type { AgentId, Step, ThreadMeta } from '../core/types.js';
 import { readLines } from '../ingest/line-reader.js';
+import { openRegularFile, stripBom } from '../ingest/regular-file.js';
 import type { ParseSink } from '../ports/source.js';
 import { getAdapter } from '../sources/registry.js';
 
@@ -74,11 +75,16 @@ export function readSessionTranscript(agent: AgentId, path: string): SessionTran
     },
     issue: () => void issues++,
   };
+  // Only regular files, opened without blocking (a FIFO or /dev/zero would hang the worker).
+  const { fd } = openRegularFile(file);
   if (file.endsWith('.json')) {
-    adapter.parseDocument(file, readFileSync(file, 'utf8'), sink);
+    try {
+      adapter.parseDocument(file, stripBom(readFileSync(fd, 'utf8')), sink);
+    } finally {
+      closeSync(fd);
+    }
   } else {
     const parser = adapter.createLineParser(file);
-    const fd = openSync(file, 'r');
     try {
       const lines = readLines(fd, 0, 1, MAX_LINE);
       for (let r = lines.next(); !r.done; r = lines.next()) {

@@ -5,7 +5,7 @@
  * so a run killed at any point resumes with nothing lost or duplicated.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { isTapedeckError } from '../core/errors.js';
 import { fnv1a } from '../core/hash.js';
@@ -20,6 +20,7 @@ type CursorHead = Omit<FileCursor, 'state'>;
 
 import { readLines } from './line-reader.js';
 import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
+import { fileKind, NotRegularFileError, openRegularFile, stripBom } from './regular-file.js';
 
 const HEAD_BYTES = 4096;
 
@@ -311,7 +312,7 @@ export function createIndexer({
       if (n === 0) break;
       got += n;
     }
-    adapter.parseDocument(path, buf.subarray(0, got).toString('utf8'), job.sink);
+    adapter.parseDocument(path, stripBom(buf.subarray(0, got).toString('utf8')), job.sink);
     enqueue(job, job.cursor(got, 0, undefined), new Set());
   }
 
@@ -329,6 +330,7 @@ export function createIndexer({
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // vanished since locate
       throw e;
     }
+    if (!st.isFile()) throw new NotRegularFileError(file.path, fileKind(st));
     if (
       !full &&
       cursor &&
@@ -339,9 +341,8 @@ export function createIndexer({
       sum.unchanged++;
       return;
     }
-    const fd = openSync(file.path, 'r');
+    const { fd, st: now } = openRegularFile(file.path);
     try {
-      const now = fstatSync(fd);
       const head = readHead(fd, now.size);
       let resume = false;
       if (cursor && !full && file.mode === 'lines' && cursor.inode === now.ino && now.size >= cursor.offset) {

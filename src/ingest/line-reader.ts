@@ -1,7 +1,8 @@
 /**
  * Reads complete lines from a file descriptor starting at a byte offset, in bounded chunks, so a
  * multi-gigabyte transcript or a 50 MB line never sits in memory whole. A line over the limit is
- * skipped (reported, not buffered); a last line without a newline is returned as the tail.
+ * skipped (reported, not buffered); a last line without a newline is returned as the tail. A UTF-8
+ * byte-order mark at the very start of the file is not part of the first line.
  */
 import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';
@@ -42,10 +43,13 @@ export function* readLines(
   let pieces: Buffer[] = [];
   let pending = 0;
   let overflow = false;
+  let first = start === 0;
   for (;;) {
     const n = readSync(fd, buf, 0, CHUNK, pos);
     if (n === 0) break;
     let from = 0;
+    if (first && n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) from = 3;
+    first = false;
     while (from < n) {
       const nl = buf.indexOf(10, from);
       const stop = nl === -1 || nl >= n ? n : nl;
