@@ -1,10 +1,12 @@
 /**
  * The hook log: one line per event worth knowing (saves, fallbacks, failures) in
  * <tapedeck home>/hooks.log, rotated at 256 KiB (one old generation kept), and on stderr. Writing
- * the log never throws: a hook must answer its host even when the disk is full.
+ * the log never throws — a hook must answer its host even when the disk is full — but a log that
+ * cannot be written says so on stderr, and its lines go there instead.
  */
 import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorText } from './files.js';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -13,28 +15,40 @@ export type Level = 'info' | 'warn' | 'error';
 export type Logger = (level: Level, message: string) => void;
 
 export function createLogger(path: string, tag: string, { stderr = true } = {}): Logger {
-  return (level, message) => {
-    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${message.replace(/\s*\n\s*/g, ' ')}\n`;
-    if (stderr && level !== 'info') {
-      try {
-        process.stderr.write(`tapedeck: ${message}\n`);
-      } catch {
-        // stderr closed by the host
-      }
+  // Once the log cannot be written (a full disk, a read-only home), every line goes to stderr
+  // instead, after one line saying why: a failure to log is never silent.
+  let broken = false;
+  const toStderr = (text: string) => {
+    try {
+      process.stderr.write(text);
+    } catch {
+      // stderr closed by the host
     }
+  };
+  const append = (line: string) => {
     try {
       const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
       if (size > MAX_BYTES) renameSync(path, `${path}.1`);
       appendFileSync(path, line);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        try {
-          mkdirSync(dirname(path), { recursive: true });
-          writeFileSync(path, line, { flag: 'a' });
-        } catch {
-          // nowhere to log: stderr had it
-        }
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, line, { flag: 'a' });
+    }
+  };
+  return (level, message) => {
+    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${message.replace(/\s*\n\s*/g, ' ')}\n`;
+    const shown = stderr && level !== 'info';
+    if (shown) toStderr(`tapedeck: ${message}\n`);
+    if (!broken) {
+      try {
+        append(line);
+        return;
+      } catch (e) {
+        broken = true;
+        toStderr(`tapedeck: cannot write ${path} (${errorText(e)}); log lines go to stderr only\n`);
       }
     }
+    if (!shown) toStderr(`tapedeck: ${level}: ${message}\n`);
   };
 }
