@@ -1,7 +1,7 @@
 /**
  * The ingest pipeline: locate every transcript, skip what has not changed (one stat per file),
- * resume grown files from their saved offset and parser state, re-index rewritten ones, forget
- * deleted ones. Writes go in bounded batches, each in one transaction with the cursor it covers,
+ * resume grown files from their saved offset and parser state, re-index rewritten ones, and mark
+ * the threads of deleted or truncated ones (their steps stay: history is never lost with a file). Writes go in bounded batches, each in one transaction with the cursor it covers,
  * so a run killed at any point resumes with nothing lost or duplicated.
  */
 import { createHash } from 'node:crypto';
@@ -11,6 +11,7 @@ import { isTapedeckError } from '../core/errors.js';
 import { fnv1a } from '../core/hash.js';
 import { tryParseJson } from '../core/text.js';
 import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
+import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
 import { BufferedSink } from './buffered-sink.js';
@@ -35,6 +36,8 @@ export interface IndexerOptions {
   maxLineBytes?: number;
   /** A `document` file larger than this is skipped and reported. */
   maxDocumentBytes?: number;
+  /** Where a copy of every transcript read is kept (absent: no archive). */
+  archive?: TranscriptArchive;
 }
 
 export interface IndexRunOptions {
@@ -130,6 +133,7 @@ export function createIndexer({
   batchSteps = 4000,
   maxLineBytes = 32 * 1024 * 1024,
   maxDocumentBytes = 256 * 1024 * 1024,
+  archive,
 }: IndexerOptions): Indexer {
   const byId = new Map(adapters.map((a) => [a.id, a]));
   // What quick passes remember between runs in this process.
@@ -167,8 +171,11 @@ export function createIndexer({
       if (this.threadId) return this.threadId;
       const session = this.sink.meta.sessionId || basename(this.path, extname(this.path));
       let id = `${this.adapter.id}:${session}`;
-      const owner = store.threadSource(id);
-      if (owner && owner !== this.path) id = `${id}~${fnv1a(this.path).toString(16)}`;
+      // Another file owns this id; one whose source went away hands it over (a restored copy, or
+      // Antigravity's full transcript replacing the compacted one keeps the thread).
+      const owner = store.getThread(id);
+      if (owner && owner.source !== this.path && !owner.sourceGone)
+        id = `${id}~${fnv1a(this.path).toString(16)}`;
       this.threadId = id;
       return id;
     }
@@ -301,7 +308,7 @@ export function createIndexer({
     }
   }
 
-  function indexDocument(job: FileJob, fd: number): void {
+  function indexDocument(job: FileJob, fd: number, shrunk: boolean): void {
     const { adapter, path, st } = job;
     if (st.size > maxDocumentBytes)
       throw new Error(`document is ${st.size} bytes, over the ${maxDocumentBytes}-byte limit`);
@@ -313,7 +320,9 @@ export function createIndexer({
       got += n;
     }
     adapter.parseDocument(path, stripBom(buf.subarray(0, got).toString('utf8')), job.sink);
-    enqueue(job, job.cursor(got, 0, undefined), new Set());
+    // A document mirrors the file (steps it no longer has go) unless it shrank: then what was
+    // indexed stays, and the thread is marked truncated.
+    enqueue(job, job.cursor(got, 0, undefined), shrunk ? undefined : new Set());
   }
 
   function indexFile(
@@ -348,10 +357,13 @@ export function createIndexer({
       if (cursor && !full && file.mode === 'lines' && cursor.inode === now.ino && now.size >= cursor.offset) {
         resume = sha1(head.subarray(0, Math.min(HEAD_BYTES, cursor.offset))) === cursor.headHash;
       }
-      if (cursor && !resume && file.mode === 'lines') {
-        flushPending();
-        store.write((w) => w.forgetFile(file.path));
-      }
+      // A rewritten file is read again from its start and its steps replace the stored ones by
+      // number; steps it no longer has are kept (history is never lost with the file), and a file
+      // cut below what was indexed marks its thread truncated.
+      const truncated =
+        !!cursor && (file.mode === 'lines' ? now.size < cursor.offset : now.size < cursor.size);
+      if (cursor && !resume && file.mode === 'lines') pending.push((w) => w.clearIssues(file.path));
+      if (archive) archiveCopy(archive, adapter.id, file.path, fd, now.size);
       const job = new FileJob(
         adapter,
         file.path,
@@ -362,11 +374,25 @@ export function createIndexer({
         !cursor || (file.mode === 'lines' && !resume),
       );
       if (file.mode === 'lines') indexLines(job, fd, cursor, resume);
-      else indexDocument(job, fd);
+      else indexDocument(job, fd, truncated);
+      if (truncated) {
+        const at = new Date().toISOString();
+        pending.push((w) => w.markSourceGone(file.path, 'truncated', at));
+      }
       if (cursor) sum.updated++;
       else sum.new++;
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /** Archive what the file holds now; a failure (a full disk) is reported, never stops indexing. */
+  function archiveCopy(a: TranscriptArchive, agent: AgentId, path: string, fd: number, size: number): void {
+    try {
+      a.capture(path, agent, fd, size);
+    } catch (e) {
+      const issue = { path, message: `not archived: ${errorMessage(e)}` };
+      pending.push((w) => w.addIssues(path, [issue]));
     }
   }
 
@@ -414,13 +440,15 @@ export function createIndexer({
         for (const file of found) work.push({ adapter, file });
         // A reused listing cannot tell what was deleted since; the next full listing will.
         if (reuseListing) continue;
-        // Forget files that are gone first, so a file that replaces another (Antigravity's full
-        // transcript appearing beside the compacted one) can take over its thread id.
+        // Files that are gone keep their threads, marked (never forgotten as a side effect); first,
+        // so a file that replaces another (Antigravity's full transcript appearing beside the
+        // compacted one) can take over its thread id.
         for (const c of cursors.values()) {
           if (c.agent !== adapter.id || located.has(c.path)) continue;
           // A file we can no longer see because its directory became unreadable is not deleted.
           if (!isGone(c.path)) continue;
-          store.write((w) => w.forgetFile(c.path));
+          const at = new Date(now).toISOString();
+          store.write((w) => w.markSourceGone(c.path, 'deleted', at));
           cursors.delete(c.path);
           sum.removed++;
         }

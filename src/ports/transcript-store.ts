@@ -25,9 +25,17 @@ export interface PreparedStep extends Step {
   hash: number;
 }
 
+/** How a thread's transcript went away: deleted (or no longer located), or cut below what was indexed. */
+export type SourceGoneReason = 'deleted' | 'truncated';
+
 export interface ThreadRecord extends ThreadMeta {
   stepCount: number;
   space: string;
+  /**
+   * Set when the transcript went away: the thread keeps every indexed step (still searchable and
+   * showable) and says since when and how. Absent while the source is whole.
+   */
+  sourceGone?: { at: string; reason: SourceGoneReason };
 }
 
 export interface StepRecord extends Step {
@@ -108,8 +116,17 @@ export interface TranscriptWriter {
   retainSteps(threadId: string, keep: ReadonlySet<number>): void;
   refreshThreadCounts(threadId: string): void;
   saveCursor(cursor: FileCursor): void;
-  /** Remove everything that came from a file: its thread(s), steps, cursor and issues. */
-  forgetFile(path: string): void;
+  /**
+   * The file went away (`deleted`: its cursor and issues are dropped) or was cut below what was
+   * indexed (`truncated`): its threads keep their steps and are marked with `at` (the first time).
+   * Indexing the file again clears a `deleted` mark.
+   */
+  markSourceGone(path: string, reason: SourceGoneReason, at: string): void;
+  /**
+   * Delete a thread and its steps (`tapedeck forget`, never a side effect of a file going). The
+   * file's cursor stays, so an unchanged transcript is not read back in; false when no such thread.
+   */
+  forgetThread(threadId: string): boolean;
   addIssues(path: string, issues: ParseIssue[]): void;
   clearIssues(path: string): void;
 }

@@ -7,6 +7,7 @@ import { invalidInput, notFound } from '../core/errors.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
+import type { TranscriptArchive } from '../ports/archive.js';
 import type {
   IssueRecord,
   SearchFilters,
@@ -82,11 +83,20 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
+  /**
+   * Delete an indexed thread, its steps and its archived transcript (the explicit act behind
+   * `tapedeck forget`; a file going away never does this). NOT_FOUND for an unknown thread.
+   */
+  forget(threadId: string): ThreadRecord;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
 
-export function createTranscriptService(store: TranscriptStore, indexer: Indexer): TranscriptService {
+export function createTranscriptService(
+  store: TranscriptStore,
+  indexer: Indexer,
+  archive?: TranscriptArchive,
+): TranscriptService {
   function resolveThreadId(id: string): string {
     if (store.getThread(id)) return id;
     throw notFound(`No thread "${id}"; list threads with \`tapedeck threads\``);
@@ -100,7 +110,7 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
-      return searchTranscripts(store, query, { ...toFilters(input), limit });
+      return markGoneSources(store, searchTranscripts(store, query, { ...toFilters(input), limit }));
     },
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
       const id = resolveThreadId(thread);
@@ -123,10 +133,29 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
     },
     resolveThreadId,
+    forget(threadId) {
+      const id = resolveThreadId(threadId);
+      const record = store.getThread(id)!;
+      store.write((w) => w.forgetThread(id));
+      // Its raw copy goes too (forgetting means Tapedeck keeps nothing of it).
+      archive?.remove(record.source);
+      return record;
+    },
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },
   };
+}
+
+/** Hits whose transcript went away say so (`source_gone`): the step is history, not on disk. */
+function markGoneSources(store: TranscriptStore, result: SearchResult): SearchResult {
+  const gone = new Map<string, ThreadRecord['sourceGone']>();
+  for (const h of result.hits) {
+    if (!gone.has(h.thread)) gone.set(h.thread, store.getThread(h.thread)?.sourceGone);
+    const g = gone.get(h.thread);
+    if (g) h.source_gone = g;
+  }
+  return result;
 }
 
 export type { IndexSummary } from '../ingest/indexer.js';

@@ -12,6 +12,7 @@ import type { ParsedQuery } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import type {
   IssueRecord,
+  SourceGoneReason,
   StepRecord,
   StoreStats,
   ThreadRecord,
@@ -51,6 +52,8 @@ interface ThreadRow {
   parent_id: string | null;
   space: string;
   step_count: number;
+  source_gone_at: string | null;
+  source_gone: SourceGoneReason | null;
 }
 
 interface StepRow {
@@ -78,6 +81,9 @@ const toThread = (r: ThreadRow): ThreadRecord => ({
   parentId: r.parent_id ?? undefined,
   space: r.space,
   stepCount: r.step_count,
+  ...(r.source_gone_at && r.source_gone
+    ? { sourceGone: { at: r.source_gone_at, reason: r.source_gone } }
+    : {}),
 });
 
 const toStep = (r: StepRow): StepRecord => ({

@@ -188,7 +188,12 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
            started_at = LEAST(threads.started_at, excluded.started_at),
            updated_at = GREATEST(threads.updated_at, excluded.updated_at),
            source = excluded.source,
-           parent_id = COALESCE(excluded.parent_id, threads.parent_id)
+           parent_id = COALESCE(excluded.parent_id, threads.parent_id),
+           -- the file is back (or another took over): a deletion mark goes; a truncation stays
+           source_gone_at = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+             THEN threads.source_gone_at END,
+           source_gone = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+             THEN threads.source_gone END
          RETURNING tid, EXISTS (SELECT 1 FROM steps s WHERE s.tid = threads.tid) AS has_steps`,
         [
           m.id,
@@ -257,17 +262,28 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     saveCursor(c) {
       cursors.set(c.path, { ...c, at: new Date().toISOString() });
     },
-    forgetFile(filePath) {
+    markSourceGone(filePath, reason, at) {
       flushSteps();
-      cursors.delete(filePath);
       pg.run(
-        `WITH th AS (DELETE FROM threads WHERE source = $1 RETURNING tid),
-           st AS (DELETE FROM steps WHERE tid IN (SELECT tid FROM th)),
-           f AS (DELETE FROM files WHERE path = $1)
-         DELETE FROM issues WHERE path = $1`,
-        [filePath],
+        `UPDATE threads SET source_gone_at = CASE WHEN source_gone = $2 THEN source_gone_at ELSE $3 END,
+           source_gone = $2 WHERE source = $1`,
+        [filePath, reason, at],
       );
-      threads.clear();
+      if (reason !== 'deleted') return;
+      cursors.delete(filePath);
+      pg.run('WITH f AS (DELETE FROM files WHERE path = $1) DELETE FROM issues WHERE path = $1', [filePath]);
+    },
+    forgetThread(threadId) {
+      flushSteps();
+      counts.delete(threadId);
+      const gone = pg.query<{ tid: number }>(
+        `WITH th AS (DELETE FROM threads WHERE id = $1 RETURNING tid),
+           st AS (DELETE FROM steps WHERE tid IN (SELECT tid FROM th))
+         SELECT tid FROM th`,
+        [threadId],
+      );
+      threads.delete(threadId);
+      return gone.length > 0;
     },
     addIssues(filePath, issues: ParseIssue[]) {
       if (issues.length === 0) return;

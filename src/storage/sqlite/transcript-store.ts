@@ -5,6 +5,7 @@ import type { ParsedQuery } from '../../core/query.js';
 import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
 import type {
   IssueRecord,
+  SourceGoneReason,
   StepRecord,
   StoreStats,
   ThreadRecord,
@@ -45,6 +46,8 @@ interface ThreadRow {
   parent_id: string | null;
   space: string;
   step_count: number;
+  source_gone_at: string | null;
+  source_gone: SourceGoneReason | null;
 }
 
 interface StepRow {
@@ -73,6 +76,9 @@ const toThread = (r: ThreadRow): ThreadRecord => ({
   parentId: r.parent_id ?? undefined,
   space: r.space,
   stepCount: r.step_count,
+  ...(r.source_gone_at && r.source_gone
+    ? { sourceGone: { at: r.source_gone_at, reason: r.source_gone } }
+    : {}),
 });
 
 function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord {
@@ -91,9 +97,6 @@ function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord 
 
 export function createSqliteTranscriptStore(db: Db, path: string): TranscriptStore {
   const stmt = {
-    threadBySource: db.prepare<[string], { tid: number; id: string }>(
-      'SELECT tid, id FROM threads WHERE source = ?',
-    ),
     threadById: db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?'),
     insertThread: db.prepare(
       `INSERT INTO threads (id, agent, session_id, project, title, started_at, updated_at, source, parent_id)
@@ -104,7 +107,12 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
          started_at = MIN(COALESCE(threads.started_at, excluded.started_at), COALESCE(excluded.started_at, threads.started_at)),
          updated_at = MAX(COALESCE(threads.updated_at, excluded.updated_at), COALESCE(excluded.updated_at, threads.updated_at)),
          source = excluded.source,
-         parent_id = COALESCE(excluded.parent_id, threads.parent_id)`,
+         parent_id = COALESCE(excluded.parent_id, threads.parent_id),
+         -- the file is back (or another took over): a deletion mark goes; a truncation stays
+         source_gone_at = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+           THEN threads.source_gone_at END,
+         source_gone = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+           THEN threads.source_gone END`,
     ),
     tidOf: db.prepare<[string], { tid: number }>('SELECT tid FROM threads WHERE id = ?'),
     stepAt: db.prepare<[number, number], { id: number; hash: number; kind: StepKind }>(
@@ -135,6 +143,10 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       'UPDATE threads SET step_count = (SELECT COUNT(*) FROM steps WHERE steps.tid = threads.tid) WHERE id = ?',
     ),
     deleteThread: db.prepare('DELETE FROM threads WHERE tid = ?'),
+    markGone: db.prepare(
+      `UPDATE threads SET source_gone_at = CASE WHEN source_gone = @reason THEN source_gone_at ELSE @at END,
+         source_gone = @reason WHERE source = @path`,
+    ),
     saveCursor: db.prepare(
       `INSERT OR REPLACE INTO files (path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash, state, indexed_at)
        VALUES (@path, @agent, @threadId, @size, @mtimeMs, @inode, @offset, @lineNo, @headHash, @state, @at)`,
@@ -242,15 +254,20 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         at: new Date().toISOString(),
       });
     },
-    forgetFile(filePath) {
-      for (const t of stmt.threadBySource.all(filePath)) {
-        stmt.deleteFtsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
-        stmt.deleteStepsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
-        stmt.deleteThread.run(t.tid);
-        if (lastThread?.tid === t.tid) lastThread = undefined;
-      }
+    markSourceGone(filePath, reason, at) {
+      stmt.markGone.run({ path: filePath, reason, at });
+      if (reason !== 'deleted') return;
       stmt.deleteCursor.run(filePath);
       stmt.clearIssues.run(filePath);
+    },
+    forgetThread(threadId) {
+      const row = stmt.tidOf.get(threadId);
+      if (!row) return false;
+      stmt.deleteFtsFrom.run(row.tid, Number.MIN_SAFE_INTEGER);
+      stmt.deleteStepsFrom.run(row.tid, Number.MIN_SAFE_INTEGER);
+      stmt.deleteThread.run(row.tid);
+      if (lastThread?.tid === row.tid) lastThread = undefined;
+      return true;
     },
     addIssues(filePath, issues: ParseIssue[]) {
       if (issues.length === 0) return;
