@@ -7,7 +7,7 @@
 import { closeSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { redact } from '../core/redact.js';
-import type { AgentId, Step, ThreadMeta } from '../core/types.js';
+import { type AgentId, type Step, seqOf, type ThreadMeta } from '../core/types.js';
 import { readLines } from '../ingest/line-reader.js';
 import { openRegularFile, stripBom } from '../ingest/regular-file.js';
 import type { ParseSink } from '../ports/source.js';
@@ -55,8 +55,9 @@ function toMessage(s: Step): SessionMessage | null {
     role,
     content: clean.length > MAX_MESSAGE_CHARS ? `${clean.slice(0, MAX_MESSAGE_CHARS - 1)}…` : clean,
     timestamp: s.timestamp,
-    external_id: String(s.step),
-    step: s.step,
+    // The internal order: unique in the thread (an Antigravity step's parts share `step`) and stable.
+    external_id: String(seqOf(s)),
+    step: seqOf(s),
   };
 }
 
@@ -69,7 +70,7 @@ export function readSessionTranscript(agent: AgentId, path: string): SessionTran
   let issues = 0;
   const sink: ParseSink = {
     thread: (m) => Object.assign(meta, m),
-    step: (s) => void steps.set(s.step, s),
+    step: (s) => void steps.set(seqOf(s), s),
     truncate: (from) => {
       for (const k of [...steps.keys()]) if (k >= from) steps.delete(k);
     },
@@ -96,7 +97,7 @@ export function readSessionTranscript(agent: AgentId, path: string): SessionTran
     }
   }
   const messages = [...steps.values()]
-    .sort((a, b) => a.step - b.step)
+    .sort((a, b) => seqOf(a) - seqOf(b))
     .map(toMessage)
     .filter((m): m is SessionMessage => m !== null);
   return { meta, messages, issues };

@@ -10,7 +10,7 @@ import { basename, dirname, extname } from 'node:path';
 import { isTapedeckError } from '../core/errors.js';
 import { fnv1a } from '../core/hash.js';
 import { tryParseJson } from '../core/text.js';
-import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
+import { type AgentId, type ParseIssue, seqOf, type ThreadMeta } from '../core/types.js';
 import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
@@ -145,7 +145,7 @@ export function createIndexer({
   class FileJob {
     readonly sink = new BufferedSink();
     threadId: string | null;
-    /** Highest step number written by this run; with `fresh`, truncating above it is a no-op. */
+    /** Highest step (internal order, `seqOf`) written by this run; with `fresh`, truncating above it is a no-op. */
     private maxWritten = Number.NEGATIVE_INFINITY;
     /** Step numbers written by this run (a re-emitted step must replace, not insert). */
     private readonly written = new Set<number>();
@@ -216,11 +216,11 @@ export function createIndexer({
         }
         const prepared = prepareStep(o.step, policy);
         if (!prepared) continue;
-        keep?.add(prepared.step);
-        if (prepared.step > this.maxWritten) this.maxWritten = prepared.step;
-        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(prepared.step)) !== 'unchanged')
-          this.sum.steps++;
-        rewritten.add(prepared.step);
+        const seq = seqOf(prepared);
+        keep?.add(seq);
+        if (seq > this.maxWritten) this.maxWritten = seq;
+        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(seq)) !== 'unchanged') this.sum.steps++;
+        rewritten.add(seq);
       }
       if (keep) w.retainSteps(id, keep);
       w.refreshThreadCounts(id);

@@ -115,18 +115,28 @@ export function createTranscriptService(
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
       const id = resolveThreadId(thread);
       const record = store.getThread(id)!;
-      const cap = (s: StepRecord) => ({ ...s, text: capText(s.text, maxChars) });
+      // What callers see: the step number only, never the finer internal order (`seq`).
+      const out = ({ seq: _seq, ...s }: StepRecord): StepRecord => ({
+        ...s,
+        text: capText(s.text, maxChars),
+      });
       if (step !== undefined) {
         if (!Number.isInteger(step)) throw invalidInput('step must be an integer');
         const w = Math.max(0, Math.min(50, window));
+        // `w` step numbers on each side, each with all its parts (an Antigravity step can be
+        // several rows: reasoning, text, tool calls).
         const steps = store.stepWindow(id, step, w, w);
         if (!steps.some((s) => s.step >= step)) throw notFound(`Thread ${id} has no step ${step}`);
-        return { thread: record, steps: steps.map(cap), next: null };
+        return { thread: record, steps: steps.map(out), next: null };
       }
       const n = Math.max(1, Math.min(500, limit));
-      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n + 1);
-      const next = steps.length > n ? steps[n].step : null;
-      return { thread: record, steps: steps.slice(0, n).map(cap), next };
+      // Pages end on a whole step (getSteps never splits one), so `next` is simply the next number.
+      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n);
+      const last = steps.at(-1);
+      const next = last
+        ? (store.getSteps(id, last.step + 1, Number.MAX_SAFE_INTEGER, 1)[0]?.step ?? null)
+        : null;
+      return { thread: record, steps: steps.map(out), next };
     },
     threads(input = {}) {
       const { limit = 20, offset = 0, ...rest } = input;

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ParsedQuery } from '../../core/query.js';
-import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
+import { type AgentId, type ParseIssue, type Role, type StepKind, seqOf } from '../../core/types.js';
 import type {
   IssueRecord,
   SourceGoneReason,
@@ -53,6 +53,7 @@ interface ThreadRow {
 interface StepRow {
   id: number;
   tid: number;
+  seq: number;
   step: number;
   role: Role;
   kind: StepKind;
@@ -85,6 +86,7 @@ function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord 
   return {
     threadId: thread.id,
     step: r.step,
+    ...(r.seq !== r.step ? { seq: r.seq } : {}),
     role: r.role,
     kind: r.kind,
     text: r.text,
@@ -116,11 +118,11 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     ),
     tidOf: db.prepare<[string], { tid: number }>('SELECT tid FROM threads WHERE id = ?'),
     stepAt: db.prepare<[number, number], { id: number; hash: number; kind: StepKind }>(
-      'SELECT id, hash, kind FROM steps WHERE tid = ? AND step = ?',
+      'SELECT id, hash, kind FROM steps WHERE tid = ? AND seq = ?',
     ),
     insertStep: db.prepare(
-      `INSERT INTO steps (tid, step, role, kind, text, tool, target, ts, line, idents, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateStep: db.prepare(
       `UPDATE steps SET role = ?, kind = ?, text = ?, tool = ?, target = ?, ts = ?, line = ?, idents = ?, hash = ?
@@ -132,12 +134,10 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE id = ?`,
     ),
     deleteFtsFrom: db.prepare(
-      `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE tid = ? AND step >= ?`,
+      `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE tid = ? AND seq >= ?`,
     ),
-    deleteStepsFrom: db.prepare('DELETE FROM steps WHERE tid = ? AND step >= ?'),
-    stepNumbers: db.prepare<[number], { id: number; step: number }>(
-      'SELECT id, step FROM steps WHERE tid = ?',
-    ),
+    deleteStepsFrom: db.prepare('DELETE FROM steps WHERE tid = ? AND seq >= ?'),
+    stepNumbers: db.prepare<[number], { id: number; seq: number }>('SELECT id, seq FROM steps WHERE tid = ?'),
     deleteStep: db.prepare('DELETE FROM steps WHERE id = ?'),
     countSteps: db.prepare(
       'UPDATE threads SET step_count = (SELECT COUNT(*) FROM steps WHERE steps.tid = threads.tid) WHERE id = ?',
@@ -208,7 +208,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         s.hash,
       ];
       const insert = () => {
-        const { lastInsertRowid } = stmt.insertStep.run(tid, s.step, s.role, s.kind, ...args);
+        const { lastInsertRowid } = stmt.insertStep.run(tid, seqOf(s), s.step, s.role, s.kind, ...args);
         stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents));
         return 'inserted' as const;
       };
@@ -219,7 +219,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
           if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw e;
         }
       }
-      const old = stmt.stepAt.get(tid, s.step);
+      const old = stmt.stepAt.get(tid, seqOf(s));
       if (!old) return insert();
       if (old.hash === s.hash && old.kind === s.kind) {
         stmt.updateStepMeta.run(s.timestamp ?? null, s.source.line, old.id);
@@ -240,7 +240,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       const row = stmt.tidOf.get(threadId);
       if (!row) return;
       for (const s of stmt.stepNumbers.all(row.tid)) {
-        if (keep.has(s.step)) continue;
+        if (keep.has(s.seq)) continue;
         stmt.deleteFtsOne.run(s.id);
         stmt.deleteStep.run(s.id);
       }
@@ -358,25 +358,53 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       if (!t) return [];
       const rows = db
         .prepare<[number, number, number, number], StepRow>(
-          'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY step LIMIT ?',
+          'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY seq LIMIT ?',
         )
         .all(t.tid, from, to, limit);
+      // Never half a step: the rest of the parts sharing the last row's number come too.
+      const last = rows.at(-1);
+      if (last && rows.length === limit)
+        rows.push(
+          ...db
+            .prepare<[number, number, number], StepRow>(
+              'SELECT * FROM steps WHERE tid = ? AND step = ? AND seq > ? ORDER BY seq',
+            )
+            .all(t.tid, last.step, last.seq),
+        );
       return rows.map((r) => toStep(r, t));
     },
     stepWindow(threadId, step, before, after) {
       const t = stmt.threadById.get(threadId);
       if (!t) return [];
-      const earlier = db
-        .prepare<[number, number, number], StepRow>(
-          'SELECT * FROM steps WHERE tid = ? AND step < ? ORDER BY step DESC LIMIT ?',
-        )
-        .all(t.tid, step, before)
-        .reverse();
-      const later = db
-        .prepare<[number, number, number], StepRow>(
-          'SELECT * FROM steps WHERE tid = ? AND step >= ? ORDER BY step LIMIT ?',
-        )
-        .all(t.tid, step, after + 1);
+      // Counted in step numbers, not rows: every part of a step comes with it.
+      const nth = (sql: string, offset: number) =>
+        db.prepare<[number, number, number], { step: number }>(sql).get(t.tid, step, offset)?.step;
+      const rows = (lo: number, hi: number) =>
+        db
+          .prepare<[number, number, number], StepRow>(
+            'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY seq',
+          )
+          .all(t.tid, lo, hi);
+      const earlier =
+        before > 0
+          ? rows(
+              nth(
+                'SELECT step FROM steps WHERE tid = ? AND step < ? GROUP BY step ORDER BY step DESC LIMIT 1 OFFSET ?',
+                before - 1,
+              ) ?? Number.MIN_SAFE_INTEGER,
+              step - 1,
+            )
+          : [];
+      const later =
+        after >= 0
+          ? rows(
+              step,
+              nth(
+                'SELECT step FROM steps WHERE tid = ? AND step >= ? GROUP BY step ORDER BY step LIMIT 1 OFFSET ?',
+                after,
+              ) ?? Number.MAX_SAFE_INTEGER,
+            )
+          : [];
       return [...earlier, ...later].map((r) => toStep(r, t));
     },
     listThreads(filters, limit, offset) {
