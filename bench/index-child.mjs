@@ -4,7 +4,11 @@ import { loadConfig } from '../dist/app/config.js';
 import { createEngine } from '../dist/app/engine.js';
 
 const [home, db] = process.argv.slice(2);
-const engine = createEngine(loadConfig({ db }, { HOME: home }));
+// TAPEDECK_HOME and TAPEDECK_ARCHIVE pass through (bench/archive.ts compares archiving off and on).
+const pass = Object.fromEntries(
+  ['TAPEDECK_HOME', 'TAPEDECK_ARCHIVE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+);
+const engine = createEngine(loadConfig({ db }, { HOME: home, ...pass }));
 const t = performance.now();
 const summary = engine.transcripts.index();
 const ms = performance.now() - t;

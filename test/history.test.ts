@@ -148,7 +148,7 @@ test('a truncated transcript keeps its steps; the archive keeps the longer gener
 test('the archive appends as files grow and stores the same bytes once', () => {
   const h = tempHome();
   after(h.cleanup);
-  const big = session(S1, 2000, 'ledger-sync'); // ~600 KiB: several 256 KiB pieces
+  const big = session(S1, 2000, 'ledger-sync'); // ~600 KiB: several 64 KiB pieces
   const p1 = h.write(claudePath(S1), big);
   ok(['index'], h.env);
   const blobs = () =>
@@ -163,7 +163,7 @@ test('the archive appends as files grow and stores the same bytes once', () => {
     `compressed: ${stats1.bytes} of ${stats1.originalBytes}`,
   );
   const pieces = blobs();
-  assert.equal(pieces, Math.floor(Buffer.byteLength(big) / (256 * 1024)));
+  assert.equal(pieces, Math.floor(Buffer.byteLength(big) / (64 * 1024)));
 
   // A copy of the same session elsewhere (another project folder) adds no piece.
   h.write(`.claude/projects/-home-dev-other/${S1}.jsonl`, big);
