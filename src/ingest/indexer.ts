@@ -1,8 +1,10 @@
 /**
  * The ingest pipeline: locate every transcript, skip what has not changed (one stat per file),
  * resume grown files from their saved offset and parser state, re-index rewritten ones, and mark
- * the threads of deleted or truncated ones (their steps stay: history is never lost with a file). Writes go in bounded batches, each in one transaction with the cursor it covers,
- * so a run killed at any point resumes with nothing lost or duplicated.
+ * the threads of deleted or truncated ones (their steps stay: history is never lost with a file).
+ * Only regular files are opened, never blocking; each file read is also copied to the archive.
+ * Writes go in bounded batches, each in one transaction with the cursor it covers, so a run
+ * killed at any point resumes with nothing lost or duplicated.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
@@ -145,9 +147,9 @@ export function createIndexer({
   class FileJob {
     readonly sink = new BufferedSink();
     threadId: string | null;
-    /** Highest step (internal order, `seqOf`) written by this run; with `fresh`, truncating above it is a no-op. */
+    /** Highest internal order (`seqOf`) written by this run; with `fresh`, truncating above it is a no-op. */
     private maxWritten = Number.NEGATIVE_INFINITY;
-    /** Step numbers written by this run (a re-emitted step must replace, not insert). */
+    /** Internal orders written by this run (a re-emitted step must replace, not insert). */
     private readonly written = new Set<number>();
     private minTs: string | undefined;
     private maxTs: string | undefined;

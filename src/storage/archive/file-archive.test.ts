@@ -86,3 +86,17 @@ test('a damaged piece is refused, never restored silently', () => {
   writeFileSync(join(dir, 'archive', 'blobs', String(blobs()[0])), 'not gzip');
   assert.throws(() => archive.read(f), /piece 0 of .* is missing or damaged/);
 });
+
+test('a whole-file rewrite that did not shrink replaces its generation (Gemini CLI documents)', () => {
+  const { dir, archive, capture } = setup();
+  const f = join(dir, 's.json');
+  for (let i = 1; i <= 5; i++) {
+    writeFileSync(
+      f,
+      JSON.stringify({ lastUpdated: `2026-12-01T10:0${i}:00Z`, messages: Array(i * 50).fill('m') }),
+    );
+    capture(f);
+  }
+  assert.equal(archive.entry(f)?.generations.length, 1);
+  assert.match(archive.read(f).toString(), /10:05:00Z/);
+});

@@ -63,6 +63,16 @@ interface Manifest {
   generations: Generation[];
 }
 
+const newGeneration = (now: string): Generation => ({
+  size: 0,
+  head: '',
+  headLen: 0,
+  pieces: [],
+  tail: null,
+  startedAt: now,
+  updatedAt: now,
+});
+
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const sha1 = (s: string | Buffer) => createHash('sha1').update(s).digest('hex');
 
@@ -180,10 +190,26 @@ export function createFileArchive(dir: string): TranscriptArchive {
       const m: Manifest = load(path) ?? { v: 1, path, agent, generations: [] };
       let g = m.generations.at(-1);
       const head = readAt(fd, 0, Math.min(HEAD_BYTES, size));
-      if (g && (size < g.size || sha1(head.subarray(0, g.headLen)) !== g.head)) g = undefined;
-      if (g && size === g.size) return; // already archived
+      if (g && size === g.size && sha1(head.subarray(0, g.headLen)) === g.head) return; // archived
+      if (g && (size < g.size || sha1(head.subarray(0, g.headLen)) !== g.head)) {
+        // Rewritten from its start. Shorter: the old generation holds bytes the new one lacks, so
+        // it stays. Not shorter (Gemini CLI rewrites its whole session document, header included,
+        // on every message): the new one replaces it; unchanged pieces are shared anyway.
+        const fresh = {
+          size: 0,
+          head: '',
+          headLen: 0,
+          pieces: [],
+          tail: null,
+          startedAt: now,
+          updatedAt: now,
+        };
+        if (size < g.size) m.generations.push(fresh);
+        else m.generations[m.generations.length - 1] = fresh;
+        g = fresh;
+      }
       if (!g) {
-        g = { size: 0, head: '', headLen: 0, pieces: [], tail: null, startedAt: now, updatedAt: now };
+        g = newGeneration(now);
         m.generations.push(g);
       }
       // Re-read from the end of the last full piece: the old partial tail is extended, not kept.
