@@ -6,6 +6,7 @@
  * the retention guard reads Claude Code's cleanupPeriodDays and changes it only when asked.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -20,7 +21,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { tapedeck } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 
 const S1 = 'aaaaaaaa-1111-4111-8111-111111111111';
@@ -229,6 +230,22 @@ test('forget is explicit: --yes (or a prompt); --json needs --yes; the thread an
   const piped = tapedeck(['forget', T1], h.env, { input: 'y\n' });
   assert.equal(piped.status, 2, 'no terminal to ask on: refused');
   assert.equal(ok(['threads', '--json'], h.env).json().threads.length, 1);
+
+  // On a terminal it asks; anything but yes keeps the thread. (`script` gives the CLI a terminal.)
+  const onTty = (answer: string) =>
+    spawnSync('script', ['-qec', `${process.execPath} ${BIN} forget ${T1}`, '/dev/null'], {
+      env: h.env,
+      input: `${answer}\n`,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (probe.status === 0) {
+    const no = onTty('n');
+    assert.match(no.stdout, /Forget claude-code:.*\(3 steps, .*\[y\/N\]/);
+    assert.match(no.stdout, /Nothing forgotten/);
+    assert.equal(ok(['threads', '--json'], h.env).json().threads.length, 1);
+  }
 
   const gone = ok(['forget', T1, '--yes', '--json'], h.env).json();
   assert.deepEqual([gone.forgotten.id, gone.forgotten.stepCount], [T1, 3]);
