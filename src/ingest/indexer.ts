@@ -173,10 +173,10 @@ export function createIndexer({
       if (this.threadId) return this.threadId;
       const session = this.sink.meta.sessionId || basename(this.path, extname(this.path));
       let id = `${this.adapter.id}:${session}`;
-      // Another file owns this id; one whose source went away hands it over (a restored copy, or
+      // Another file owns this id; one whose file was deleted hands it over (a restored copy, or
       // Antigravity's full transcript replacing the compacted one keeps the thread).
       const owner = store.getThread(id);
-      if (owner && owner.source !== this.path && !owner.sourceGone)
+      if (owner && owner.source !== this.path && owner.sourceGone?.reason !== 'deleted')
         id = `${id}~${fnv1a(this.path).toString(16)}`;
       this.threadId = id;
       return id;
