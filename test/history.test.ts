@@ -6,11 +6,12 @@
  * the retention guard reads Claude Code's cleanupPeriodDays and changes it only when asked.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -19,6 +20,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, tapedeck } from './support/cli.js';
@@ -310,4 +312,44 @@ test('retention guard: doctor and install read cleanupPeriodDays; only --retenti
   const bad = tapedeck(['install', 'codex', '--retention-days', '90', '--json'], h.env);
   assert.equal(bad.status, 2);
   assert.match(bad.json().error.message, /claude-code only/);
+});
+
+test('an archive write that fails (a full disk) is reported and indexing goes on', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-full-archive-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    return t.skip(`cannot mount a tmpfs here (${(e as Error).message.split('\n')[0]}); needs root`);
+  }
+  t.after(() => {
+    execFileSync('umount', [dir]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const h = tempHome();
+  t.after(h.cleanup);
+  // The store lives elsewhere; only the home (and so the archive) is on the full disk.
+  const env = {
+    ...h.env,
+    TAPEDECK_HOME: join(dir, 'home'),
+    TAPEDECK_DB: join(h.tapedeckHome, 'tapedeck.db'),
+  };
+  mkdirSync(h.tapedeckHome, { recursive: true });
+  mkdirSync(join(dir, 'home'));
+  try {
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(1024 * 1024)); // fills the disk to the last byte
+  } catch (e) {
+    assert.equal((e as NodeJS.ErrnoException).code, 'ENOSPC');
+  }
+  h.write(claudePath(S1), session(S1, 400, 'disk-quota'));
+  const run = ok(['index', '--json'], env).json();
+  assert.equal(run.files.new, 1);
+  assert.ok(run.steps.written > 0, 'indexed anyway');
+  const doctor = ok(['doctor', '--json'], env).json();
+  assert.ok(
+    doctor.issues.recent.some((i: { message: string }) =>
+      /not archived: .*(ENOSPC|no space)/i.test(i.message),
+    ),
+    JSON.stringify(doctor.issues.recent),
+  );
 });
