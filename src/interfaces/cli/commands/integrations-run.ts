@@ -34,8 +34,8 @@ export async function runInstallCommand(
   });
   // The retention guard: what Claude Code's cleanup will delete soon, and whether it is archived.
   const retention = r.agent === 'claude-code' && mode === 'install' ? claudeRetention(f) : undefined;
-  if (f.json)
-    printJson({ ...r, plan: undefined, files: r.plan.changes, ...(retention ? { retention } : {}) });
+  const { plan, ...rest } = r;
+  if (f.json) printJson({ ...rest, files: plan.changes, ...(retention ? { retention } : {}) });
   else {
     print(formatInstall(r));
     if (retention) {
