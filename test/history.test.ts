@@ -79,9 +79,9 @@ test('a deleted transcript is still found and shown, and restored byte-identical
 
   const [t] = ok(['threads', '--json'], h.env).json().threads;
   assert.equal(t.id, T1);
-  assert.equal(t.stepCount, 5);
-  assert.equal(t.sourceGone.reason, 'deleted');
-  assert.ok(Math.abs(Date.now() - Date.parse(t.sourceGone.at)) < 60_000);
+  assert.equal(t.step_count, 5);
+  assert.equal(t.source_gone.reason, 'deleted');
+  assert.ok(Math.abs(Date.now() - Date.parse(t.source_gone.at)) < 60_000);
   assert.match(ok(['threads'], h.env).stdout, /source deleted .*tapedeck restore/);
 
   const hit = ok(['search', 'volume was mounted', '--json'], h.env).json().hits[0];
@@ -89,7 +89,7 @@ test('a deleted transcript is still found and shown, and restored byte-identical
   assert.equal(hit.source_gone.reason, 'deleted');
   const shown = ok(['show', T1, '--json'], h.env).json();
   assert.equal(shown.steps.length, 5);
-  assert.equal(shown.thread.sourceGone.reason, 'deleted');
+  assert.equal(shown.thread.source_gone.reason, 'deleted');
 
   const restored = ok(['restore', T1, '--json'], h.env).json();
   assert.deepEqual([restored.path, restored.bytes, restored.written], [path, original.length, true]);
@@ -98,7 +98,7 @@ test('a deleted transcript is still found and shown, and restored byte-identical
   const again = ok(['index', '--json'], h.env).json();
   assert.equal(again.steps.written, 0);
   const back = ok(['show', T1, '--json'], h.env).json();
-  assert.equal(back.thread.sourceGone, undefined);
+  assert.equal(back.thread.source_gone, null);
   assert.equal(back.steps.length, 5);
   // Restoring again over the identical file writes nothing.
   assert.equal(ok(['restore', T1, '--json'], h.env).json().written, false);
@@ -138,7 +138,7 @@ test('a truncated transcript keeps its steps; the archive keeps the longer gener
   ok(['index'], h.env);
   const shown = ok(['show', T1, '--json'], h.env).json();
   assert.equal(shown.steps.length, 6, 'nothing lost with the file');
-  assert.equal(shown.thread.sourceGone.reason, 'truncated');
+  assert.equal(shown.thread.source_gone.reason, 'truncated');
   truncateSync(path, 0);
   ok(['index'], h.env);
   assert.equal(ok(['show', T1, '--json'], h.env).json().steps.length, 6);
@@ -160,10 +160,10 @@ test('the archive appends as files grow and stores the same bytes once', () => {
     ).length;
   const stats1 = ok(['stats', '--json'], h.env).json().archive;
   assert.equal(stats1.files, 1);
-  assert.equal(stats1.originalBytes, Buffer.byteLength(big));
+  assert.equal(stats1.original_bytes, Buffer.byteLength(big));
   assert.ok(
-    stats1.bytes < stats1.originalBytes / 3,
-    `compressed: ${stats1.bytes} of ${stats1.originalBytes}`,
+    stats1.bytes < stats1.original_bytes / 3,
+    `compressed: ${stats1.bytes} of ${stats1.original_bytes}`,
   );
   const pieces = blobs();
   assert.equal(pieces, Math.floor(Buffer.byteLength(big) / (64 * 1024)));
@@ -250,7 +250,7 @@ test('forget is explicit: --yes (or a prompt); --json needs --yes; the thread an
   }
 
   const gone = ok(['forget', T1, '--yes', '--json'], h.env).json();
-  assert.deepEqual([gone.forgotten.id, gone.forgotten.stepCount], [T1, 3]);
+  assert.deepEqual([gone.forgotten.id, gone.forgotten.step_count], [T1, 3]);
   assert.equal(ok(['threads', '--json'], h.env).json().threads.length, 0);
   assert.equal(ok(['search', 'dns-failover', '--json'], h.env).json().hits.length, 0, 'not read back');
   const show = tapedeck(['show', T1, '--json'], h.env);
@@ -282,7 +282,7 @@ test('retention guard: doctor and install read cleanupPeriodDays; only --retenti
   // doctor does not index: S3 is still not archived.
   const d = ok(['doctor', '--json'], h.env).json().retention;
   assert.deepEqual(
-    [d.cleanupPeriodDays, d.configured, d.sessions, d.dueWithin7Days, d.archived, d.notArchived],
+    [d.cleanup_period_days, d.configured, d.sessions, d.due_within_7_days, d.archived, d.not_archived],
     [30, false, 3, 2, 1, [unarchived]],
   );
   assert.match(
@@ -292,7 +292,7 @@ test('retention guard: doctor and install read cleanupPeriodDays; only --retenti
 
   const settings = join(h.home, '.claude', 'settings.json');
   const plain = ok(['install', 'claude-code', '--json'], h.env).json();
-  assert.equal(plain.retention.cleanupPeriodDays, 30);
+  assert.equal(plain.retention.cleanup_period_days, 30);
   assert.equal(JSON.parse(readFileSync(settings, 'utf8')).cleanupPeriodDays, undefined, 'never silently');
 
   const dry = ok(['install', 'claude-code', '--retention-days', '90', '--dry-run'], h.env);
@@ -303,7 +303,7 @@ test('retention guard: doctor and install read cleanupPeriodDays; only --retenti
   const written = JSON.parse(readFileSync(settings, 'utf8'));
   assert.equal(written.cleanupPeriodDays, 90);
   assert.ok(written.hooks.SessionEnd, 'the hooks are still there');
-  assert.deepEqual([set.retention.cleanupPeriodDays, set.retention.dueWithin7Days], [90, 0]);
+  assert.deepEqual([set.retention.cleanup_period_days, set.retention.due_within_7_days], [90, 0]);
   assert.equal(ok(['doctor', '--json'], h.env).json().retention.configured, true);
   // Uninstall leaves the user's retention alone.
   ok(['uninstall', 'claude-code'], h.env);
