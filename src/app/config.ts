@@ -34,7 +34,15 @@ export interface TapedeckConfig {
    * `"archive": false` in config.json or TAPEDECK_ARCHIVE=0).
    */
   archive: boolean;
+  /**
+   * The MCP tool surface: `lean` (default: a few task tools an agent can afford to list) or
+   * `full` (every fine-grained tool too). TAPEDECK_MCP_TOOLS or `mcpTools` in config.json.
+   */
+  mcpTools: McpToolSet;
 }
+
+export const MCP_TOOL_SETS = ['lean', 'full'] as const;
+export type McpToolSet = (typeof MCP_TOOL_SETS)[number];
 
 export interface ConfigFlags {
   home?: string;
@@ -181,6 +189,9 @@ export function loadConfig(
   const spaces = readSpaces(file.spaces, home, configPath);
   const space = env.TAPEDECK_SPACE?.trim() || undefined;
   const archive = readSwitch('TAPEDECK_ARCHIVE', env.TAPEDECK_ARCHIVE, 'archive', file.archive, configPath);
+  const mcpTools = env.TAPEDECK_MCP_TOOLS?.trim() || optionalString('mcpTools', file.mcpTools, configPath);
+  if (mcpTools !== undefined && !(MCP_TOOL_SETS as readonly string[]).includes(mcpTools))
+    throw invalidInput(`mcpTools (TAPEDECK_MCP_TOOLS) must be lean or full, got "${mcpTools.slice(0, 40)}"`);
   return {
     archive,
     tapedeckHome,
@@ -194,5 +205,6 @@ export function loadConfig(
     busyTimeoutMs,
     space,
     spaces,
+    mcpTools: (mcpTools as McpToolSet | undefined) ?? 'lean',
   };
 }
