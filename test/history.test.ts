@@ -91,6 +91,12 @@ test('a deleted transcript is still found and shown, and restored byte-identical
   assert.equal(shown.steps.length, 5);
   assert.equal(shown.thread.source_gone.reason, 'deleted');
 
+  // A copy of the store (`tapedeck migrate`) keeps the thread and its mark.
+  const copy = join(h.home, 'copy.db');
+  ok(['migrate', '--to', copy], h.env);
+  const [copied] = ok(['threads', '--json', '--db', copy], h.env).json().threads;
+  assert.deepEqual([copied.id, copied.step_count, copied.source_gone?.reason], [T1, 5, 'deleted']);
+
   const restored = ok(['restore', T1, '--json'], h.env).json();
   assert.deepEqual([restored.path, restored.bytes, restored.written], [path, original.length, true]);
   assert.ok(readFileSync(path).equals(original), 'byte-identical, in the project folder');
