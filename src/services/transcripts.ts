@@ -4,6 +4,7 @@
  */
 import { parseDateBound } from '../core/dates.js';
 import { invalidInput, notFound } from '../core/errors.js';
+import type { Reanchor } from '../core/reanchor.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
@@ -17,6 +18,7 @@ import type {
   TranscriptStore,
 } from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
+import { type ReanchorInput, reanchorThread } from './reanchor.js';
 
 export interface FilterInput {
   agent?: string | string[];
@@ -89,6 +91,8 @@ export interface TranscriptService {
    * `tapedeck forget`; a file going away never does this). NOT_FOUND for an unknown thread.
    */
   forget(threadId: string): ThreadRecord;
+  /** What a compaction dropped from a session's context, rebuilt within a token budget. */
+  reanchor(input?: ReanchorInput): Reanchor;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
@@ -156,6 +160,7 @@ export function createTranscriptService(
       archive?.remove(record.source);
       return record;
     },
+    reanchor: (input) => reanchorThread(store, input),
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },

@@ -59,7 +59,7 @@ export function claudePlan(t: Target, mode: Mode): AgentPlan {
           : deletePath(o, p.mcpKeys),
       ),
   };
-  const skills = skillEdits(p.skills, mode, false);
+  const skills = skillEdits(p.skills, mode, false, 'claude-code');
   const retention = retentionEdit(t, mode, hooks);
   const git = gitExcludeEdit(t, mode, [p.settings]);
   return {
