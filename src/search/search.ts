@@ -41,6 +41,8 @@ export interface SearchHit {
   score: number;
   source: { path: string; line: number };
   explain?: SearchExplain;
+  /** Set (by the transcript service) when the hit's transcript was deleted or truncated. */
+  source_gone?: { at: string; reason: 'deleted' | 'truncated' };
 }
 
 /** A session as an answer (`by: 'thread'`). */

@@ -8,6 +8,7 @@ import type { Reanchor } from '../core/reanchor.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
+import type { TranscriptArchive } from '../ports/archive.js';
 import type {
   IssueRecord,
   SearchFilters,
@@ -105,13 +106,22 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
+  /**
+   * Delete an indexed thread, its steps and its archived transcript (the explicit act behind
+   * `tapedeck forget`; a file going away never does this). NOT_FOUND for an unknown thread.
+   */
+  forget(threadId: string): ThreadRecord;
   /** What a compaction dropped from a session's context, rebuilt within a token budget. */
   reanchor(input?: ReanchorInput): Reanchor;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
 
-export function createTranscriptService(store: TranscriptStore, indexer: Indexer): TranscriptService {
+export function createTranscriptService(
+  store: TranscriptStore,
+  indexer: Indexer,
+  archive?: TranscriptArchive,
+): TranscriptService {
   function resolveThreadId(id: string): string {
     if (store.getThread(id)) return id;
     throw notFound(`No thread "${id}"; list threads with \`tapedeck threads\``);
@@ -129,40 +139,72 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       if (by !== undefined && by !== 'step' && by !== 'thread')
         throw invalidInput(`by must be "step" or "thread", not "${String(by)}"`);
       const now = asked === undefined ? Date.now() : askedAt(asked);
-      return searchTranscripts(store, query, {
-        ...toFilters(filterInput, now),
-        limit,
-        by,
-        explain: explain === true,
-        now,
-      });
+      return markGoneSources(
+        store,
+        searchTranscripts(store, query, {
+          ...toFilters(filterInput, now),
+          limit,
+          by,
+          explain: explain === true,
+          now,
+        }),
+      );
     },
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
       const id = resolveThreadId(thread);
       const record = store.getThread(id)!;
-      const cap = (s: StepRecord) => ({ ...s, text: capText(s.text, maxChars) });
+      // What callers see: the step number only, never the finer internal order (`seq`).
+      const out = ({ seq: _seq, ...s }: StepRecord): StepRecord => ({
+        ...s,
+        text: capText(s.text, maxChars),
+      });
       if (step !== undefined) {
         if (!Number.isInteger(step)) throw invalidInput('step must be an integer');
         const w = Math.max(0, Math.min(50, window));
+        // `w` step numbers on each side, each with all its parts (an Antigravity step can be
+        // several rows: reasoning, text, tool calls).
         const steps = store.stepWindow(id, step, w, w);
         if (!steps.some((s) => s.step >= step)) throw notFound(`Thread ${id} has no step ${step}`);
-        return { thread: record, steps: steps.map(cap), next: null };
+        return { thread: record, steps: steps.map(out), next: null };
       }
       const n = Math.max(1, Math.min(500, limit));
-      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n + 1);
-      const next = steps.length > n ? steps[n].step : null;
-      return { thread: record, steps: steps.slice(0, n).map(cap), next };
+      // Pages end on a whole step (getSteps never splits one), so `next` is simply the next number.
+      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n);
+      const last = steps.at(-1);
+      const next = last
+        ? (store.getSteps(id, last.step + 1, Number.MAX_SAFE_INTEGER, 1)[0]?.step ?? null)
+        : null;
+      return { thread: record, steps: steps.map(out), next };
     },
     threads(input = {}) {
       const { limit = 20, offset = 0, ...rest } = input;
       return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
     },
     resolveThreadId,
+    forget(threadId) {
+      const id = resolveThreadId(threadId);
+      const record = store.getThread(id)!;
+      store.write((w) => w.forgetThread(id));
+      // Its raw copy goes too (forgetting means Tapedeck keeps nothing of it).
+      archive?.remove(record.source);
+      return record;
+    },
     reanchor: (input) => reanchorThread(store, input),
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },
   };
+}
+
+/** Hits whose transcript went away say so (`source_gone`): the step is history, not on disk. */
+function markGoneSources(store: TranscriptStore, result: SearchResult): SearchResult {
+  const gone = new Map<string, ThreadRecord['sourceGone']>();
+  for (const h of result.hits) {
+    if (!gone.has(h.thread)) gone.set(h.thread, store.getThread(h.thread)?.sourceGone);
+    const g = gone.get(h.thread);
+    if (g) h.source_gone = g;
+  }
+  return result;
 }
 
 export type { IndexSummary } from '../ingest/indexer.js';
