@@ -192,7 +192,7 @@ export function createRetriever(db: Db): Retriever {
   }
 
   /** The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent). */
-  function ranked(expr: string, filters: SearchFilters, limit: number, budget = RANK_BUDGET): Candidate[] {
+  function ranked(expr: string, filters: SearchFilters, limit: number, budget = RANK_BUDGET): number[] {
     const sc = scope(filters);
     if (!sc) return [];
     const { join, params } = sc;
@@ -202,27 +202,37 @@ export function createRetriever(db: Db): Retriever {
     ) as { id: number } | undefined;
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
-    return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
+    return ids(`SELECT f.rowid AS id ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
   }
 
   /**
    * The most recent matches of `expr`, unranked: no bm25, so no scan of each word's whole
    * document list; FTS5 intersects by seeking. The search layer scores them from their text.
    */
-  function recent(expr: string, filters: SearchFilters, limit: number): Candidate[] {
+  function recent(expr: string, filters: SearchFilters, limit: number): number[] {
     const sc = scope(filters);
     if (!sc) return [];
-    return rows(`SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [
-      expr,
-      ...sc.params,
-      limit,
-    ]);
+    return ids(`SELECT f.rowid AS id ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [expr, ...sc.params, limit]);
   }
 
-  function rows(inner: string, args: unknown[]): Candidate[] {
-    const sql = `SELECT ${CANDIDATE_COLS} FROM (${inner}) c
-      JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
-    return (prepared(sql).all(...args) as Row[]).map(toCandidate);
+  function ids(sql: string, args: unknown[]): number[] {
+    return prepared(sql)
+      .pluck()
+      .all(...args) as number[];
+  }
+
+  // Texts are read once per search, for the steps no earlier probe found: the probes overlap
+  // heavily, and reading a text (up to CANDIDATE_TEXT_CHARS plus its neighbour field) costs more
+  // than finding its id.
+  const texts = db.prepare<[string]>(
+    `SELECT ${CANDIDATE_COLS} FROM steps s JOIN threads t ON t.tid = s.tid
+     WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`,
+  );
+  function candidatesOf(order: number[]): Candidate[] {
+    if (order.length === 0) return [];
+    const byId = new Map<number, Candidate>();
+    for (const r of texts.all(JSON.stringify(order)) as Row[]) byId.set(r.rowid as number, toCandidate(r));
+    return order.flatMap((id) => byId.get(id) ?? []);
   }
 
   return {
@@ -232,9 +242,10 @@ export function createRetriever(db: Db): Retriever {
       const dfs = probes.map((p) => p.df);
       // Words that occur nowhere (typos, words the answer doesn't use) must not sink the query.
       const byDf = probes.filter((p) => p.df > 0).sort((a, b) => a.df - b.df);
-      const byRow = new Map<number, Candidate>();
-      const add = (list: Candidate[]) => {
-        for (const c of list) if (!byRow.has(c.rowid)) byRow.set(c.rowid, c);
+      // Each step once, in the order the probes found it.
+      const byRow = new Set<number>();
+      const add = (list: number[]) => {
+        for (const id of list) byRow.add(id);
       };
       const exclusions = excludedExpr(query);
       const not = (expr: string) => (exclusions ? `(${expr}) NOT (${exclusions})` : expr);
@@ -257,7 +268,7 @@ export function createRetriever(db: Db): Retriever {
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
-      return { stats: { total, avgChars: avgChars(total), df: dfs }, candidates: [...byRow.values()] };
+      return { stats: { total, avgChars: avgChars(total), df: dfs }, candidates: candidatesOf([...byRow]) };
     },
   };
 }
