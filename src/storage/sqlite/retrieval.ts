@@ -191,15 +191,27 @@ export function createRetriever(db: Db): Retriever {
     return { join, params };
   }
 
-  /** The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent). */
-  function ranked(expr: string, filters: SearchFilters, limit: number, budget = RANK_BUDGET): number[] {
+  /**
+   * The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent).
+   * `most` bounds its matches from the counts already taken (an OR has at most the sum of its
+   * terms' counts, an AND at most the smallest): within the budget, no pivot is looked for.
+   */
+  function ranked(
+    expr: string,
+    filters: SearchFilters,
+    limit: number,
+    budget: number,
+    most: number,
+  ): number[] {
     const sc = scope(filters);
     if (!sc) return [];
     const { join, params } = sc;
-    const pivot = prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${budget}`).get(
-      expr,
-      ...params,
-    ) as { id: number } | undefined;
+    const pivot =
+      most > budget &&
+      (prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${budget}`).get(
+        expr,
+        ...params,
+      ) as { id: number } | undefined);
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
     return ids(`SELECT f.rowid AS id ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
@@ -251,19 +263,22 @@ export function createRetriever(db: Db): Retriever {
       const not = (expr: string) => (exclusions ? `(${expr}) NOT (${exclusions})` : expr);
       const rare = rareTerms(byDf);
       // 1. Rare words, ranked by the index.
-      if (rare.length > 0) add(ranked(not(rare.map((p) => p.expr).join(' OR ')), filters, limit));
+      const rareMatches = rare.reduce((n, p) => n + p.df, 0);
+      if (rare.length > 0)
+        add(ranked(not(rare.map((p) => p.expr).join(' OR ')), filters, limit, RANK_BUDGET, rareMatches));
       // 2. Steps with every word, and with each pair of the informative words: the answer to a
       //    question usually shares several of its words, and two mid-frequency words together
       //    are rare even when neither is (what BM25 over every word would find, bounded).
       const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
-      if (byDf.length > 1) add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET));
+      if (byDf.length > 1) add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET, byDf[0]!.df));
       const paired = byDf.filter((p) => p.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);
       for (let i = 0; i < paired.length; i++)
         for (let j = i + 1; j < paired.length; j++) {
           if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ranked in step 1
           if (byDf.length === 2) continue; // the every-word probe
-          add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET));
+          const most = Math.min(paired[i]!.df, paired[j]!.df);
+          add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET, most));
         }
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
