@@ -16,6 +16,7 @@ import type {
   TranscriptStore,
 } from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
+import { buildTimeline, type Timeline } from './timeline.js';
 
 export interface FilterInput {
   agent?: string | string[];
@@ -82,6 +83,8 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
+  /** Sessions per day (in the zone `utcOffsetMinutes` east of UTC) under the filters, for the activity chart. */
+  timeline(filters?: FilterInput & { utcOffsetMinutes?: number }): Timeline;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
@@ -123,6 +126,11 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
     },
     resolveThreadId,
+    timeline({ utcOffsetMinutes = 0, ...rest } = {}) {
+      if (!Number.isInteger(utcOffsetMinutes) || Math.abs(utcOffsetMinutes) > 14 * 60)
+        throw invalidInput('utc_offset must be whole minutes between -840 and 840');
+      return buildTimeline(store, toFilters(rest), utcOffsetMinutes);
+    },
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },
@@ -132,3 +140,4 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
 export type { IndexSummary } from '../ingest/indexer.js';
 export type { StepRecord, StoreStats, ThreadRecord } from '../ports/transcript-store.js';
 export type { SearchHit, SearchResult } from '../search/search.js';
+export type { Timeline, TimelineDay } from './timeline.js';

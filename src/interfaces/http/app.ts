@@ -13,6 +13,7 @@ import type { RoutesContext } from './context.js';
 import type { HttpEnv } from './env.js';
 import { errorBody, errorResponse } from './errors.js';
 import type { RouteSpec } from './route.js';
+import { registerActivityRoutes } from './routes/activity.js';
 import { registerContextRoutes, registerWorkingMemoryRoutes } from './routes/briefings.js';
 import { registerCompatRoutes } from './routes/compat.js';
 import { registerFsRoutes } from './routes/fs.js';
@@ -27,6 +28,7 @@ import { registerHealthRoutes, registerOpenRoutes } from './routes/system.js';
 import { registerTranscriptRoutes } from './routes/transcripts.js';
 import { registerWikiRoutes } from './routes/wiki.js';
 import { createThrottle, type ThrottleOptions } from './throttle.js';
+import { registerWebPage } from './web-page.js';
 
 export interface HttpAppOptions {
   /** Every request needs an API key (set when the server binds a non-loopback address). */
@@ -47,6 +49,10 @@ export interface HttpAppOptions {
   logRequests?: boolean;
   /** Server processes sharing the port (`tapedeck serve --workers`; /health reports it). Default 1. */
   workers?: number;
+  /** The hook queue's state on this machine, for GET /v1/doctor (the CLI's serve passes it). */
+  queueState?: () => unknown;
+  /** Where the built web page is (default: dist/web). */
+  webRoot?: string;
 }
 
 export type HttpApp = Hono<HttpEnv> & {
@@ -70,6 +76,8 @@ export function createHttpApp(
     log = (line) => process.stderr.write(`tapedeck serve: ${line}\n`),
     logRequests = false,
     workers = 1,
+    queueState,
+    webRoot,
   }: HttpAppOptions = {},
 ): HttpApp {
   const app = new Hono<HttpEnv>();
@@ -116,9 +124,11 @@ export function createHttpApp(
   );
 
   registerOpenRoutes(ctx);
+  registerWebPage(app, webRoot);
   app.use(authMiddleware({ engine, requireKeys, throttle: createThrottle(throttle), clientAddress }));
   registerHealthRoutes(ctx);
   registerTranscriptRoutes(ctx);
+  registerActivityRoutes(ctx, { queueState });
   registerMemoryRoutes(ctx);
   registerRuleRoutes(ctx);
   registerSkillRoutes(ctx);
