@@ -24,6 +24,8 @@ const VIEWS: Record<string, View> = {
 let cleanup: Cleanup;
 
 function route(): void {
+  // A link from `tapedeck ui` pasted into an open tab arrives as a hash change.
+  takeTokenFromUrl();
   const main = document.getElementById('main')!;
   const hash = location.hash.replace(/^#\/?/, '');
   const [path, qs = ''] = hash.split('?');
@@ -78,5 +80,4 @@ window.addEventListener('tapedeck:unauthorized', () => {
   );
 });
 window.addEventListener('hashchange', route);
-takeTokenFromUrl();
 route();
