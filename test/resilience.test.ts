@@ -8,12 +8,12 @@ import { chmodSync, chownSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { BIN, tapedeck } from './support/cli.js';
+import { BIN, NOBODY, nobodySkipReason, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 
 const isRoot = process.getuid?.() === 0;
 /** Root ignores file permissions, so permission tests run the CLI as `nobody` when we are root. */
-const NOBODY = 65534;
+const asNobody = isRoot ? nobodySkipReason() : false;
 
 function sessionId(i: number) {
   return `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
@@ -97,7 +97,9 @@ test('a database locked by another writer gives a clear error, and the next run 
   assert.equal(hit.thread, `claude-code:${sessionId(5)}`);
 });
 
-test('a read-only database is reported as such', { skip: !isRoot && process.platform !== 'linux' }, () => {
+test('a read-only database is reported as such', {
+  skip: (!isRoot && process.platform !== 'linux') || asNobody,
+}, () => {
   const h = tempHome();
   after(h.cleanup);
   writeCorpus(h, 2, 2);
@@ -118,7 +120,7 @@ test('a read-only database is reported as such', { skip: !isRoot && process.plat
 });
 
 test('an unreadable transcript is skipped and reported; the rest is indexed', {
-  skip: !isRoot && process.platform !== 'linux',
+  skip: (!isRoot && process.platform !== 'linux') || asNobody,
 }, () => {
   const h = tempHome();
   after(h.cleanup);
