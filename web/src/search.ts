@@ -77,6 +77,7 @@ export function renderSearch(main: HTMLElement, _rest: string[], params: URLSear
       // For the benchmark: from the last keystroke (typing stopped) to results on screen.
       main.dataset.searchMs = ms.toFixed(1);
       main.dataset.searchSeq = String(mine);
+      main.dataset.searchQ = filters.q;
     } catch (e) {
       if ((e as Error).name === 'AbortError' || mine !== seq) return;
       put(results);
