@@ -92,7 +92,14 @@ function memories(box: HTMLElement, params: URLSearchParams): void {
     box,
     h(
       'form',
-      { class: 'filters', role: 'search', onsubmit: (e: Event) => (e.preventDefault(), load()) },
+      {
+        class: 'filters',
+        role: 'search',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void load();
+        },
+      },
       field('Search memories', q),
       field('Status', status),
       field('As of', asOf, 'what was valid on that day'),
@@ -174,7 +181,10 @@ function memoryItem(m: Memory, reload: () => Promise<void>): HTMLElement {
                 .split(',')
                 .map((l) => l.trim())
                 .filter(Boolean),
-            }).then(() => (toast('Memory saved'), reload()), fail);
+            }).then(() => {
+              toast('Memory saved');
+              return reload();
+            }, fail);
           },
         },
         field('Title', title),
@@ -203,7 +213,10 @@ function memoryItem(m: Memory, reload: () => Promise<void>): HTMLElement {
             e.preventDefault();
             send('POST', `/v1/memories/${encodeURIComponent(m.id)}/supersede`, {
               content: content.value,
-            }).then(() => (toast('Superseded; the old one stays in its history'), reload()), fail);
+            }).then(() => {
+              toast('Superseded; the old one stays in its history');
+              return reload();
+            }, fail);
           },
         },
         h(
@@ -449,13 +462,13 @@ function sectionCard(sec: Section, reload: () => Promise<void>): HTMLElement {
         'form',
         {
           class: 'stack',
-          onsubmit: (e: Event) => (
-            e.preventDefault(),
-            send('PUT', '/v1/working-memory', { section: sec.name, text: text.value }).then(
-              () => (toast('Section saved'), reload()),
-              fail,
-            )
-          ),
+          onsubmit: (e: Event) => {
+            e.preventDefault();
+            send('PUT', '/v1/working-memory', { section: sec.name, text: text.value }).then(() => {
+              toast('Section saved');
+              return reload();
+            }, fail);
+          },
         },
         field(sec.heading, text),
         h(
@@ -545,7 +558,13 @@ function context(box: HTMLElement): void {
     box,
     h(
       'form',
-      { class: 'filters', onsubmit: (e: Event) => (e.preventDefault(), load()) },
+      {
+        class: 'filters',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void load();
+        },
+      },
       field('Project', project),
       field('Agent', agent),
       field('Token budget', budget),

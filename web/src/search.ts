@@ -98,7 +98,14 @@ export function renderSearch(main: HTMLElement, _rest: string[], params: URLSear
     h('h1', {}, 'Search'),
     h(
       'form',
-      { class: 'search-form', role: 'search', onsubmit: (e: Event) => (e.preventDefault(), run()) },
+      {
+        class: 'search-form',
+        role: 'search',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void run();
+        },
+      },
       h('div', { class: 'grow' }, field('Search sessions', q)),
       h(
         'div',

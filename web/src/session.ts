@@ -161,7 +161,10 @@ export function renderSession(main: HTMLElement, rest: string[], params: URLSear
             type: 'button',
             class: 'link',
             'aria-label': `Copy link to step ${st.step}`,
-            onclick: (e: Event) => (e.stopPropagation(), copy(threadLink(id, st.step))),
+            onclick: (e: Event) => {
+              e.stopPropagation();
+              void copy(threadLink(id, st.step));
+            },
           },
           'copy link',
         ),

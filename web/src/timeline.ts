@@ -61,7 +61,13 @@ export function renderTimeline(main: HTMLElement, _rest: string[], params: URLSe
     h('h1', {}, 'Timeline'),
     h(
       'form',
-      { class: 'filters', onsubmit: (e: Event) => (e.preventDefault(), go()) },
+      {
+        class: 'filters',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void go();
+        },
+      },
       field('Agent', agent),
       field('Project', project),
       field('From', since),
