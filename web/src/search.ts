@@ -85,7 +85,7 @@ export function renderSearch(main: HTMLElement, _rest: string[], params: URLSear
     }
   }
   // A short pause: a search costs tens of ms on the server, and a newer one aborts the older.
-  const later = debounce(run, 40);
+  const later = debounce(run, 25);
   for (const el of [q, project])
     el.addEventListener('input', () => {
       lastInput = performance.now();
