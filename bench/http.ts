@@ -28,6 +28,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
+import { readLocalToken } from '../src/app/local-token.js';
 import { generateCorpus } from './generate.js';
 import { percentile, round } from './stats.js';
 
@@ -363,6 +364,8 @@ async function main(): Promise<void> {
     headers = { authorization: `Bearer ${key}` };
   }
   const { child, url } = await startServer(env);
+  // Keyless: the owner token the server created, as the CLI and hooks send it.
+  if (values.keyless) headers = { authorization: `Bearer ${readLocalToken(env.TAPEDECK_HOME!) ?? ''}` };
   base = url;
   if (!/^http:\/\/127\.0\.0\.1:/.test(base)) throw new Error('loopback only');
   const pid = child.pid!;

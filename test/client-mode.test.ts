@@ -5,7 +5,7 @@
  * is down or the key is wrong.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -50,6 +50,10 @@ for (const b of BACKENDS) {
         PATH: process.env.PATH ?? '',
         TAPEDECK_API_URL: server.url,
       };
+      // The client stands for the owner with another Tapedeck home: it holds the owner token the
+      // server created (a keyless loopback server answers nobody else).
+      mkdirSync(client.TAPEDECK_HOME, { recursive: true, mode: 0o700 });
+      copyFileSync(join(h.tapedeckHome, 'local-token'), join(client.TAPEDECK_HOME, 'local-token'));
     });
     after(async () => {
       await server?.stop();

@@ -52,7 +52,7 @@ let link: ReturnType<typeof relay>;
 const req = (path: string, json?: unknown) =>
   fetch(serve.url + path, {
     method: json === undefined ? 'GET' : 'POST',
-    headers: json === undefined ? {} : { 'content-type': 'application/json' },
+    headers: json === undefined ? serve.owner : { ...serve.owner, 'content-type': 'application/json' },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
 

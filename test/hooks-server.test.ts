@@ -7,10 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { readLocalToken } from '../src/app/local-token.js';
 import { BIN, tapedeck } from './support/cli.js';
 import { hookWorld, readLog, runHook, SESSIONS, waitIdle } from './support/hooks.js';
 
@@ -50,8 +51,13 @@ function serve(port: number, root: string): Promise<ChildProcess> {
   });
 }
 
+/** The owner token of the server started last (its home is `<root>/server tapedeck`). */
+let serverToken = '';
+
 async function messagesOnServer(url: string): Promise<number> {
-  const r = await fetch(`${url}/v1/saved-threads/${encodeURIComponent(THREAD)}?limit=10000`);
+  const r = await fetch(`${url}/v1/saved-threads/${encodeURIComponent(THREAD)}?limit=10000`, {
+    headers: { authorization: `Bearer ${serverToken}` },
+  });
   assert.equal(r.status, 200, await r.clone().text());
   const body = (await r.json()) as { messages: unknown[] };
   return body.messages.length;
@@ -105,6 +111,10 @@ describe('server tier', () => {
       return t.skip(`tapedeck serve is not usable here: ${(e as Error).message}`);
     }
     server = srv;
+    // The hooks stand for the server's owner with another home: they hold its owner token.
+    const serverHome = join(w.root, 'server tapedeck');
+    serverToken = readLocalToken(serverHome) ?? '';
+    copyFileSync(join(serverHome, 'local-token'), join(w.tapedeckHome, 'local-token'));
     const flushed = tapedeck(['queue', 'flush', '--json'], w.env);
     assert.equal(flushed.status, 0, flushed.stderr);
     const f = flushed.json();

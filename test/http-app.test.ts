@@ -14,7 +14,9 @@ import { claudeLine, claudePath, type TempHome, tempHome } from './support/home.
 import { json } from './support/http.js';
 
 const S1 = '7a7a7a7a-1111-4222-8333-444444444444';
-const LOCAL = { host: '127.0.0.1:7420' };
+/** The owner token this app is given (a real server reads it from <home>/local-token). */
+const TOKEN = `tdl_${'t'.repeat(43)}`;
+const LOCAL = { host: '127.0.0.1:7420', authorization: `Bearer ${TOKEN}` };
 const JSON_HEADERS = { ...LOCAL, 'content-type': 'application/json' };
 
 let h: TempHome;
@@ -59,6 +61,7 @@ before(() => {
   engine.transcripts.index();
   app = createHttpApp(engine, {
     clientAddress: () => '127.0.0.1',
+    localToken: TOKEN,
     log: (l) => logged.push(l),
     bodyLimit: 64 * 1024,
     threadBodyLimit: 256 * 1024,
@@ -411,7 +414,11 @@ describe('bad input', () => {
       },
     } as Engine;
     const lines: string[] = [];
-    const b = createHttpApp(broken, { clientAddress: () => '127.0.0.1', log: (l) => lines.push(l) });
+    const b = createHttpApp(broken, {
+      clientAddress: () => '127.0.0.1',
+      localToken: TOKEN,
+      log: (l) => lines.push(l),
+    });
     const locked = await b.request('/v1/search?q=x', { headers: LOCAL });
     assert.equal(locked.status, 503);
     assert.equal(locked.headers.get('retry-after'), '1');

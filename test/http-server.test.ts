@@ -49,7 +49,7 @@ describe('over a real socket', () => {
   test('malformed JSON is 400 and the server keeps serving', async () => {
     const r = await fetch(`${s.url}/v1/memories`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
       body: '{"content": ',
     });
     assert.equal(r.status, 400);
@@ -63,7 +63,7 @@ describe('over a real socket', () => {
     assert.equal((await json(big)).error.code, 'PAYLOAD_TOO_LARGE');
     const chunked = await fetch(`${s.url}/v1/memories`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
       body: new ReadableStream({
         start(c) {
           for (let i = 0; i < 8; i++) c.enqueue(new TextEncoder().encode('y'.repeat(8 * 1024)));
@@ -99,6 +99,7 @@ describe('graceful shutdown', () => {
         s.url,
         '/v1/memories',
         JSON.stringify({ content: 'Written while the server stops' }),
+        { authorization: `Bearer ${s.token}` },
       );
       for (let i = 0; i < 100 && s.server.app.inFlight() === 0; i++) await sleep(20);
       assert.equal(s.server.app.inFlight(), 1, 'the write is in flight');
@@ -119,7 +120,9 @@ describe('graceful shutdown', () => {
   test('the wait is bounded: a request that never finishes is cut', async () => {
     const s = await serveHome({ shutdownTimeoutMs: 300 });
     try {
-      const stuck = slowPost(s.url, '/v1/memories', JSON.stringify({ content: 'never finished' }));
+      const stuck = slowPost(s.url, '/v1/memories', JSON.stringify({ content: 'never finished' }), {
+        authorization: `Bearer ${s.token}`,
+      });
       stuck.response.catch(() => {});
       await sleep(100);
       const t0 = Date.now();

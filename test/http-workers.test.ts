@@ -18,6 +18,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * One request on a connection of its own (no keep-alive pool): the primary hands each new
  * connection to the next worker, so a series of these reaches every worker.
  */
+/** The owner token of the server started last (every keyless request carries it, as the CLI does). */
+let ownerToken = '';
+
 function call(
   url: string,
   method: string,
@@ -35,6 +38,7 @@ function call(
         ...(data
           ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(data)) }
           : {}),
+        ...(ownerToken ? { authorization: `Bearer ${ownerToken}` } : {}),
         ...headers,
       },
     });
@@ -56,7 +60,11 @@ function slowPost(url: string, path: string, body: string) {
   const req = request(`${url}${path}`, {
     method: 'POST',
     agent: false,
-    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      authorization: `Bearer ${ownerToken}`,
+    },
   });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -100,6 +108,7 @@ for (const b of BACKENDS) {
     const serve = async (args: string[] = []) => {
       await s?.stop();
       s = await startServe(h.env, ['--workers', '2', '--refresh', '0', ...args]);
+      ownerToken = s.token;
       return s;
     };
 
@@ -267,6 +276,7 @@ describe('tapedeck serve --workers: a crash loop ends the server', () => {
     const h = backendHome('sqlite');
     try {
       const p = await startServe(h.env, ['--workers', '2', '--refresh', '0']);
+      ownerToken = p.token;
       const killed = new Set<number>();
       for (let i = 0; i < 100 && p.child.exitCode === null; i++) {
         const r = await call(p.url, 'GET', '/health').catch(() => undefined);

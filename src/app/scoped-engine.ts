@@ -18,10 +18,10 @@ import { createTranscriptService, type TranscriptService } from '../services/tra
 import type { Engine } from './engine.js';
 
 export type { Access } from '../services/access/access.js';
-export { LOCAL_ACCESS } from '../services/access/access.js';
+export { LOCAL_ACCESS, LOCAL_HTTP_ACCESS } from '../services/access/access.js';
 
 /** Every call of every method refused: a service that has no gate for keys yet. */
-function refused(name: string): unknown {
+function refused(message: string): unknown {
   return new Proxy(
     {},
     {
@@ -29,17 +29,30 @@ function refused(name: string): unknown {
         typeof p === 'symbol'
           ? undefined
           : () => {
-              throw forbidden(
-                `${name} is not available to API keys yet; call it from this machine without a key`,
-              );
+              throw forbidden(message);
             },
     },
   );
 }
 
+/**
+ * The owner's engine without what names files on this machine: skills install/import/export go
+ * through their gate (which refuses them without `serverFiles`), export/import are refused whole.
+ */
+function withoutServerFiles(engine: Engine, access: Access): Engine {
+  const gate = createGate(access);
+  return {
+    ...engine,
+    skills: scopeSkills(engine.skills, gate, () => engine.spaces.resolve({})),
+    portability: refused(
+      'Export and import write folders on the server, so they run only from the CLI',
+    ) as Engine['portability'],
+  };
+}
+
 /** The engine seen by `access`. Cheap: a handful of closures, no statements prepared. */
 export function scopeEngine(engine: Engine, access: Access): Engine {
-  if (access.principal === 'local') return engine;
+  if (access.principal === 'local') return access.serverFiles ? engine : withoutServerFiles(engine, access);
   const gate = createGate(access);
   const store = gate.restricted ? scopeTranscriptStore(engine.store, gate.sees) : engine.store;
   const read = gate.restricted ? createTranscriptService(store, engine.indexer) : engine.transcripts;
@@ -90,6 +103,6 @@ export function scopeEngine(engine: Engine, access: Access): Engine {
           ? () => {
               throw forbidden(`${name} is not available to API keys`);
             }
-          : refused(name);
+          : refused(`${name} is not available to API keys yet; call it from this machine without a key`);
   return out as unknown as Engine;
 }

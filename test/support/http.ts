@@ -1,5 +1,6 @@
 /** Test support for the HTTP server: an engine in a temporary home, served on 127.0.0.1:0. */
 import type { Engine } from '../../src/app/engine.js';
+import { readLocalToken } from '../../src/app/local-token.js';
 import {
   type HttpServerOptions,
   type RunningServer,
@@ -16,10 +17,21 @@ export interface ServedHome {
   engine: Engine;
   server: RunningServer;
   url: string;
-  /** fetch against the server; `key` goes in as a bearer token, `json` as the body. */
+  /** The owner token the server created in its home (what the CLI and hooks send on their own). */
+  token: string;
+  /**
+   * fetch against the server; `key` goes in as a bearer token (the owner token when none is given,
+   * as the CLI does; `anonymous` sends none), `json` as the body.
+   */
   req(
     path: string,
-    init?: { method?: string; key?: string; json?: unknown; headers?: Record<string, string> },
+    init?: {
+      method?: string;
+      key?: string;
+      anonymous?: boolean;
+      json?: unknown;
+      headers?: Record<string, string>;
+    },
   ): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -29,16 +41,19 @@ export async function serveHome(options: HttpServerOptions = {}): Promise<Served
   const engine = h.engine();
   const server = await startHttpServer(engine, { port: 0, log: () => {}, ...options });
   const url = server.url;
+  const token = readLocalToken(h.tapedeckHome) ?? '';
   return {
     h,
     engine,
     server,
     url,
-    req(path, { method, key, json, headers = {} } = {}) {
+    token,
+    req(path, { method, key, anonymous = false, json, headers = {} } = {}) {
+      const bearer = anonymous ? undefined : (key ?? (token || undefined));
       return fetch(url + path, {
         method: method ?? (json === undefined ? 'GET' : 'POST'),
         headers: {
-          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
           ...(json === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
         },

@@ -1,9 +1,15 @@
 /** Test support: `tapedeck serve` as a real child process on a free loopback port. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { readLocalToken } from '../../src/app/local-token.js';
 import { BIN } from './cli.js';
 
 export interface ServeProcess {
   url: string;
+  /** The owner token the server created in its home (keyless requests must carry it). */
+  token: string;
+  /** Headers that carry the owner token. */
+  owner: { authorization: string };
   child: ChildProcess;
   stderr(): string;
   stdout(): string;
@@ -33,8 +39,12 @@ export function startServe(env: Record<string, string>, args: string[] = []): Pr
       if (m && timer.hasRef()) {
         clearTimeout(timer);
         timer.unref();
+        const home = env.TAPEDECK_HOME ?? join(env.HOME ?? '', '.tapedeck');
+        const token = readLocalToken(home) ?? '';
         resolve({
           url: m[1]!,
+          token,
+          owner: { authorization: `Bearer ${token}` },
           child,
           stderr: () => err,
           stdout: () => out,

@@ -8,6 +8,7 @@ import { ERROR_CODES, type ErrorCode, TapedeckError } from '../../core/errors.js
 import { ADAPTERS } from '../../sources/registry.js';
 import type { TapedeckConfig } from '../config.js';
 import type { Engine } from '../engine.js';
+import { clientBearer } from '../local-token.js';
 import { createSyncHttp, TransportError } from './sync-http.js';
 
 /** Services reached through the server (the server's RPC_SERVICES, minus `engine`). */
@@ -28,8 +29,12 @@ const REMOTE_SERVICES = [
 export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');
   const http = createSyncHttp();
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+  const headers = (): Record<string, string> => {
+    const bearer = clientBearer(base, config.apiKey, config.tapedeckHome);
+    return bearer
+      ? { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }
+      : { 'content-type': 'application/json' };
+  };
 
   const call = (service: string, method: string, args: unknown[]): unknown => {
     // Trailing `undefined`s are dropped; inner ones travel as null and mean "not given".
@@ -38,7 +43,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     const body = JSON.stringify({ service, method, args: args.slice(0, n) });
     let reply: { status: number; body: string };
     try {
-      reply = http.request('POST', `${base}/v1/rpc`, headers, body);
+      reply = http.request('POST', `${base}/v1/rpc`, headers(), body);
     } catch (e) {
       const why = e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message;
       throw new TapedeckError('STORAGE_UNAVAILABLE', `The Tapedeck server ${base} is not answering: ${why}`);

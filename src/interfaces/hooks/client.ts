@@ -1,6 +1,6 @@
 /**
  * A minimal JSON client for the Tapedeck server (node:http/https, loaded only when a server is
- * configured): bearer key, hard timeout, and the body parsed when it is JSON. A network error or a
+ * configured): bearer key (or the owner token for a server on this machine), hard timeout, and the body parsed when it is JSON. A network error or a
  * timeout throws; any HTTP status is returned for the caller to judge.
  */
 import type { HookSettings } from './settings.js';
@@ -23,7 +23,7 @@ export class ServerError extends Error {
 }
 
 export async function apiRequest(
-  settings: Pick<HookSettings, 'apiUrl' | 'apiKey'>,
+  settings: Pick<HookSettings, 'apiUrl' | 'apiKey' | 'tapedeckHome'>,
   method: string,
   path: string,
   { body, timeoutMs = 1500 }: { body?: unknown; timeoutMs?: number } = {},
@@ -33,7 +33,10 @@ export async function apiRequest(
   const mod = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
-  if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+  // Loaded here, not up front: the hook entry stays free of app/ modules (hooks-lean.test.ts).
+  const { clientBearer } = await import('../../app/local-token.js');
+  const bearer = clientBearer(settings.apiUrl, settings.apiKey, settings.tapedeckHome);
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = payload.length;

@@ -1,12 +1,13 @@
 /**
  * The HTTP API as a Hono app, with no socket: `createHttpApp(engine, options)`. server.ts binds
  * it; tests call `app.request()`. Routes live in routes/<area>.ts as data (route.ts), errors are
- * mapped once (errors.ts), and every route but /livez and /openapi.json passes auth (auth.ts),
- * which hands the route the engine as the caller may see it.
+ * mapped once (errors.ts), and every route but the public paths (auth.ts PUBLIC_PATHS) passes
+ * auth, which hands the route the engine as the caller may see it.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Engine } from '../../app/engine.js';
+import { ensureLocalToken } from '../../app/local-token.js';
 import { authMiddleware } from './auth.js';
 import { MiB } from './body.js';
 import type { RoutesContext } from './context.js';
@@ -49,6 +50,8 @@ export interface HttpAppOptions {
   logRequests?: boolean;
   /** Server processes sharing the port (`tapedeck serve --workers`; /health reports it). Default 1. */
   workers?: number;
+  /** The owner token keyless requests carry; default: `<home>/local-token`, created when missing. */
+  localToken?: string;
   /** The hook queue's state on this machine, for GET /v1/doctor (the CLI's serve passes it). */
   queueState?: () => unknown;
   /** Where the built web page is (default: dist/web). */
@@ -76,6 +79,7 @@ export function createHttpApp(
     log = (line) => process.stderr.write(`tapedeck serve: ${line}\n`),
     logRequests = false,
     workers = 1,
+    localToken,
     queueState,
     webRoot,
   }: HttpAppOptions = {},
@@ -125,7 +129,16 @@ export function createHttpApp(
 
   registerOpenRoutes(ctx);
   registerWebPage(app, webRoot);
-  app.use(authMiddleware({ engine, requireKeys, throttle: createThrottle(throttle), clientAddress }));
+  app.use(
+    authMiddleware({
+      engine,
+      requireKeys,
+      throttle: createThrottle(throttle),
+      clientAddress,
+      // A keys-only server has no owner token: another machine could not read it anyway.
+      localToken: requireKeys ? undefined : (localToken ?? ensureLocalToken(engine.config.tapedeckHome)),
+    }),
+  );
   registerHealthRoutes(ctx);
   registerTranscriptRoutes(ctx);
   registerActivityRoutes(ctx, { queueState });

@@ -1,22 +1,29 @@
 /**
  * Who is calling. A key comes as `Authorization: Bearer <key>`, `X-Tapedeck-Api-Key: <key>` or, for
  * Nowledge Mem clients (routes/compat.ts), `X-NMEM-API-Key: <key>` (an empty one counts as absent).
- * Without one, a request is served only when the server allows keyless use (it binds loopback)
- * and it comes from loopback, names a loopback Host (a DNS-rebinding page names its own) and
- * carries no foreign Origin (a web page's cross-site request does): that caller is the machine's
- * owner and gets LOCAL_ACCESS. Anything else needs a valid key; failures are throttled per
- * client (throttle.ts) and a later success does not clear them (a holder of one key must not
- * be able to reset its budget for guessing others). Keys and Authorization headers are never logged.
+ * Without a key, a request is served only when the server allows keyless use (it binds loopback)
+ * and it comes from loopback, names a loopback Host (a DNS-rebinding page names its own), carries
+ * no foreign Origin (a web page's cross-site request does) and carries the owner token
+ * (`Authorization: Bearer <token>`, app/local-token.ts): loopback alone proves nothing, since
+ * every user of the machine reaches it, but only the home's owner can read the token file. That
+ * caller gets LOCAL_HTTP_ACCESS (everything but server files). Anything else needs a valid key;
+ * failures (bad keys and bad tokens) are throttled per client (throttle.ts) and a later success
+ * does not clear them (a holder of one key must not be able to reset its budget for guessing
+ * others). Keys, tokens and Authorization headers are never logged.
+ *
+ * PUBLIC_PATHS (the web page's static files, liveness, the OpenAPI document) need neither.
  */
 import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Engine } from '../../app/engine.js';
-import { type Access, LOCAL_ACCESS, scopeEngine } from '../../app/scoped-engine.js';
+import { isLocalToken, looksLikeLocalToken, readLocalToken } from '../../app/local-token.js';
+import { hostName, isLoopbackAddress, isLoopbackHost, plainAddress } from '../../app/loopback.js';
+import { type Access, LOCAL_HTTP_ACCESS, scopeEngine } from '../../app/scoped-engine.js';
+import { KEY_PREFIX } from '../../core/api-keys.js';
 import { TapedeckError } from '../../core/errors.js';
 import type { KeyRefusal } from '../../services/keys.js';
 import type { HttpEnv } from './env.js';
 import { HttpError } from './errors.js';
-import { hostName, isLoopbackAddress, isLoopbackHost, plainAddress } from './loopback.js';
 import type { Throttle } from './throttle.js';
 
 export interface AuthOptions {
@@ -26,6 +33,27 @@ export interface AuthOptions {
   throttle: Throttle;
   /** The client's address (the socket's remote address on a real server). */
   clientAddress: (c: Context<HttpEnv>) => string | undefined;
+  /** The owner token keyless requests must carry (app/local-token.ts); unused when keys are required. */
+  localToken?: string;
+}
+
+/**
+ * Paths served to anyone, before auth: the web page's static files (they hold no data; the page
+ * asks for the token itself), liveness and the API description. A trailing `*` matches a prefix.
+ * Every data route needs the token or a key.
+ */
+export const PUBLIC_PATHS: readonly string[] = [
+  '/',
+  '/index.html',
+  '/assets/*',
+  '/favicon*',
+  '/livez',
+  '/openapi.json',
+];
+
+/** Whether `path` is served without the token or a key. */
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.some((p) => (p.endsWith('*') ? path.startsWith(p.slice(0, -1)) : path === p));
 }
 
 const REFUSAL: Record<KeyRefusal, string> = {
@@ -80,7 +108,26 @@ export function authMiddleware({
   requireKeys,
   throttle,
   clientAddress,
+  localToken,
 }: AuthOptions): MiddlewareHandler<HttpEnv> {
+  let token = localToken;
+  /** The token again from its file (it may have been replaced since the server started). */
+  const tokenMatches = (presented: string): boolean => {
+    if (isLocalToken(presented, token)) return true;
+    const now = readLocalToken(engine.config.tapedeckHome);
+    if (now && now !== token) token = now;
+    return isLocalToken(presented, token);
+  };
+  const throttled = (client: string) => {
+    const wait = throttle.wait(client);
+    if (wait > 0)
+      throw new HttpError(
+        429,
+        'RATE_LIMITED',
+        'Too many failed API keys or tokens from this client; wait before trying again',
+        { 'Retry-After': String(Math.ceil(wait / 1000)) },
+      );
+  };
   const cache = new Map<string, Engine>();
   const engineFor = (access: Access): Engine => {
     const id = `${access.principal}|${access.scope}|${access.spaces?.join(',') ?? '*'}`;
@@ -93,10 +140,12 @@ export function authMiddleware({
   };
 
   return async (c, next) => {
+    if (isPublicPath(c.req.path)) return next();
     const address = clientAddress(c) ?? '';
     const key = presentedKey(c);
     let access: Access;
-    if (key === undefined) {
+    const keyless = key === undefined || (!requireKeys && key !== '' && !key.startsWith(KEY_PREFIX));
+    if (keyless) {
       if (requireKeys)
         throw unauthorized(
           'An API key is required: send Authorization: Bearer <key> or X-Tapedeck-Api-Key: <key>',
@@ -110,19 +159,26 @@ export function authMiddleware({
           'FORBIDDEN',
           'A keyless request must come from this machine (a loopback Host and no foreign Origin); send an API key otherwise',
         );
-      access = LOCAL_ACCESS;
+      if (key === undefined)
+        throw unauthorized(
+          'This server answers only its owner: send Authorization: Bearer <token> with the token from the local-token file in the Tapedeck home (the CLI, hooks and MCP bridge do so on their own), or an API key',
+        );
+      // The right token is let through even during a lockout: it cannot be guessed (256 random
+      // bits), and another local user sending bad keys must not lock the owner out.
+      if (!tokenMatches(key)) {
+        const client = clientKey(address);
+        throttled(client);
+        throttle.fail(client);
+        throw unauthorized(
+          looksLikeLocalToken(key)
+            ? 'The owner token is not this server’s (read it again from the local-token file in the Tapedeck home)'
+            : 'The bearer token is neither the owner token nor a Tapedeck key (tapedeck_…)',
+        );
+      }
+      access = LOCAL_HTTP_ACCESS;
     } else {
       const client = clientKey(address);
-      const wait = throttle.wait(client);
-      if (wait > 0)
-        throw new HttpError(
-          429,
-          'RATE_LIMITED',
-          'Too many failed API keys from this client; wait before trying again',
-          {
-            'Retry-After': String(Math.ceil(wait / 1000)),
-          },
-        );
+      throttled(client);
       const check = engine.keys.verify(key);
       if (!check.ok) {
         throttle.fail(client);

@@ -8,9 +8,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Engine } from '../../app/engine.js';
+import { isLoopbackHost } from '../../app/loopback.js';
 import { invalidInput } from '../../core/errors.js';
 import { createHttpApp, type HttpApp, type HttpAppOptions } from './app.js';
-import { isLoopbackHost } from './loopback.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7420;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isLoopbackAddress, isLoopbackHost } from '../../app/loopback.js';
 import { clientKey } from './auth.js';
-import { isLoopbackAddress, isLoopbackHost } from './loopback.js';
 import { createThrottle } from './throttle.js';
 
 test('free failures, then lockouts that double up to a cap, forgotten after a while', () => {

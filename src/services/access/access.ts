@@ -17,12 +17,19 @@ export interface Access {
   scope: KeyScope;
   /** Spaces the caller sees; null for every space. */
   spaces: readonly string[] | null;
-  /** May name files and folders on the server (skills install/import/export): local callers only. */
+  /** May name files and folders on the server (skills install/import/export): in-process callers only, never HTTP. */
   serverFiles: boolean;
 }
 
-/** The machine's owner on loopback: everything. */
+/** The machine's owner in-process (CLI, MCP stdio): everything. */
 export const LOCAL_ACCESS: Access = { principal: 'local', scope: 'admin', spaces: null, serverFiles: true };
+
+/**
+ * The owner over HTTP (the loopback server, owner token): every space and scope, but never the
+ * operations that write or read folders on the server's machine — those stay on the CLI, so no
+ * request can make the server touch a path, whoever sends it.
+ */
+export const LOCAL_HTTP_ACCESS: Access = { ...LOCAL_ACCESS, serverFiles: false };
 
 export interface Gate {
   readonly access: Access;
@@ -36,7 +43,7 @@ export interface Gate {
    * (undefined lets the service resolve it).
    */
   space(explicit: string | undefined | null, fallback: () => string): string | undefined;
-  /** FORBIDDEN for server paths unless the caller is local. */
+  /** FORBIDDEN for server paths unless the caller is in-process (the CLI). */
   serverFiles(what: string): void;
 }
 
@@ -65,7 +72,7 @@ export function createGate(access: Access): Gate {
     },
     serverFiles(what) {
       if (!access.serverFiles)
-        throw forbidden(`${what} names files on the server; only local callers may do that`);
+        throw forbidden(`${what} names files on the server, so it runs only from the CLI on that machine`);
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Wiki pages by path (`/v1/wiki/pages/<path>`): list, search, read (also old versions), history, write, remove. */
 import { z } from 'zod';
+import { invalidInput } from '../../../core/errors.js';
 import type { RoutesContext } from '../context.js';
 import { addRoute } from '../route.js';
 import { qInt, spaceField } from './schemas.js';
@@ -81,13 +82,20 @@ export function registerWikiRoutes({ app, registry }: RoutesContext): void {
     path: '/v1/wiki/pages/:path{.+}',
     tag,
     summary: 'Create or replace a page (same text again: no new version)',
+    description:
+      'The space comes from `?space=` or the body’s `space` (naming two different ones is an error), like every other wiki route.',
     params: PathParams,
+    query: SpaceQuery,
     body: WikiWriteBody,
     returns: '{path, title, version, status, redactions} (201 when created)',
     bodyLimit: 1024 * 1024,
-    handler({ c, engine, params, body }) {
+    handler({ c, engine, params, query, body }) {
+      if (query.space !== undefined && body.space !== undefined && query.space !== body.space)
+        throw invalidInput(
+          `space: ?space=${query.space} and the body's space ${body.space} differ; name one`,
+        );
       const r = engine.wiki.write(params.path, body.content, {
-        space: body.space,
+        space: body.space ?? query.space,
         expectedVersion: body.expected_version,
       });
       return c.json(r, r.status === 'created' ? 201 : 200);

@@ -26,3 +26,12 @@ export function hostName(header: string | undefined): string | undefined {
   const m = /^\[([^\]]+)\](?::\d+)?$/.exec(header) ?? /^([^:]+)(?::\d+)?$/.exec(header);
   return m ? m[1] : header;
 }
+
+/** Whether a server URL names this machine (`http://127.0.0.1:7420`, `http://localhost:…`, `http://[::1]:…`). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
+}
