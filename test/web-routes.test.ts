@@ -146,6 +146,9 @@ describe('web page routes', () => {
       headers: { host: '127.0.0.1:7420', authorization: 'Bearer nope' },
     });
     assert.equal(r.status, 401);
+    // Keyless from loopback, without the owner token: refused too.
+    assert.equal((await get('/v1/timeline', false)).status, 401);
+    assert.equal((await get('/v1/doctor', false)).status, 401);
   });
 
   test('the new routes are in the OpenAPI document', async () => {

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
+import { registerUiCommand } from './commands/ui.js';
 import { action, agentOpt, collect, jsonOpt } from './define.js';
 import { registerKnowledgeCommands } from './knowledge.js';
 import { fail } from './output.js';
@@ -125,6 +126,7 @@ export function buildProgram(): Command {
 
   registerKnowledgeCommands(program);
   registerIntegrationCommands(program);
+  registerUiCommand(program);
   return program;
 }
 
