@@ -143,6 +143,8 @@ export interface MemoryServiceDeps {
   /** Transcript threads that provenance may point at. */
   threads: Pick<TranscriptStore, 'getThread' | 'getSteps'>;
   now?: () => number;
+  /** New memory ids (random UUIDs; tests that compare runs count them). */
+  newId?: () => string;
 }
 
 export const MAX_SEARCH_LIMIT = 100;
@@ -153,6 +155,7 @@ export function createMemoryService({
   spaces,
   threads,
   now = Date.now,
+  newId = () => crypto.randomUUID(),
 }: MemoryServiceDeps): MemoryService {
   const iso = () => new Date(now()).toISOString();
 
@@ -225,7 +228,7 @@ export function createMemoryService({
   }
 
   const withId = (m: Omit<Memory, 'id' | 'link'>): Memory => {
-    const id = crypto.randomUUID();
+    const id = newId();
     return { ...m, id, link: memoryLink(id) };
   };
 

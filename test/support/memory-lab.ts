@@ -40,10 +40,13 @@ export function memoryLabOn(
   const { stores } = opened;
   const clock = { now: LAB_START };
   const now = () => clock.now;
+  // Counted ids, so two backends running one script make the same ids and break time ties alike.
+  let made = 0;
+  const newId = () => `${(++made).toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
   const spaces = createSpaceService(settings);
   return {
     backend,
-    memories: createMemoryService({ store: stores.memories, spaces, threads, now }),
+    memories: createMemoryService({ store: stores.memories, spaces, threads, now, newId }),
     stores,
     clock,
     bundle: (deps = {}) =>

@@ -38,14 +38,14 @@ export function createPgContextBundleStore(db: PgStore): ContextBundleStore {
         const w = p.add(window);
         const branches = scopeSql(space, scope, p).flatMap((where, part) => [
           `(SELECT ${part} AS part, 0 AS branch, ${COLS}, mid FROM memories WHERE ${where}
-            ORDER BY updated_at DESC, mid DESC LIMIT ${n})`,
+            ORDER BY updated_at DESC, id DESC LIMIT ${n})`,
           `(SELECT ${part}, 1, ${COLS}, mid FROM memories WHERE mid IN (
               SELECT mid FROM (SELECT mid, importance, updated_at FROM memories WHERE ${where}
-                               ORDER BY updated_at DESC, mid DESC LIMIT ${w}) recent
-              ORDER BY importance DESC, updated_at DESC, mid DESC LIMIT ${n}))`,
+                               ORDER BY updated_at DESC, id DESC LIMIT ${w}) recent
+              ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ${n}))`,
         ]);
         const rows = pg.query<MemoryPick & { part: number; branch: number }>(
-          `${branches.join(' UNION ALL ')} ORDER BY part, branch, updated_at DESC, mid DESC`,
+          `${branches.join(' UNION ALL ')} ORDER BY part, branch, updated_at DESC, id DESC`,
           p.values,
         );
         // First seen first, as the SQLite store returns them.

@@ -26,13 +26,13 @@ const SQL = {
   memoryDates: `SELECT substr(${MEMORY_DAY}, 1, $1) AS key, COUNT(*) AS n FROM memories
     WHERE space = $2 AND status = 'active' AND ${MEMORY_DAY} LIKE $3 GROUP BY 1 ORDER BY 1`,
   memoriesOn: `SELECT id FROM memories WHERE space = $1 AND status = 'active' AND ${MEMORY_DAY} = $2
-    ORDER BY updated_at DESC, mid DESC LIMIT $3 OFFSET $4`,
+    ORDER BY updated_at DESC, id DESC LIMIT $3 OFFSET $4`,
   agents: 'SELECT agent AS key, COUNT(*) AS n FROM threads GROUP BY agent ORDER BY agent COLLATE "C"',
-  threadsOf: `SELECT id FROM threads WHERE agent = $1 ORDER BY updated_at DESC NULLS LAST, tid DESC
+  threadsOf: `SELECT id FROM threads WHERE agent = $1 ORDER BY updated_at DESC NULLS LAST, id DESC
     LIMIT $2 OFFSET $3`,
   threadDates: `SELECT substr(${THREAD_DAY}, 1, $1) AS key, COUNT(*) AS n FROM threads
     WHERE ${THREAD_DAY} LIKE $2 GROUP BY 1 ORDER BY 1`,
-  threadsOn: `SELECT id FROM threads WHERE ${THREAD_DAY} = $1 ORDER BY updated_at DESC NULLS LAST, tid DESC
+  threadsOn: `SELECT id FROM threads WHERE ${THREAD_DAY} = $1 ORDER BY updated_at DESC NULLS LAST, id DESC
     LIMIT $2 OFFSET $3`,
   wikiPaths: `SELECT path, deleted_at IS NOT NULL AS removed FROM wiki_pages WHERE space = $1
     ORDER BY path COLLATE "C"`,

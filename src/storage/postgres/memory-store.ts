@@ -152,7 +152,7 @@ export function createPgMemoryStore(db: PgStore): MemoryStore {
     },
     predecessors(id) {
       return rows(
-        `SELECT ${SELECT_COLS} FROM memories m WHERE m.superseded_by = $1 ORDER BY m.valid_from, m.mid`,
+        `SELECT ${SELECT_COLS} FROM memories m WHERE m.superseded_by = $1 ORDER BY m.valid_from, m.id`,
         [id],
       );
     },
@@ -205,7 +205,7 @@ export function createPgMemoryStore(db: PgStore): MemoryStore {
       return guard(() =>
         pg
           .query<{ id: string }>(
-            'SELECT id FROM memories WHERE superseded_by = $1 ORDER BY valid_from, mid',
+            'SELECT id FROM memories WHERE superseded_by = $1 ORDER BY valid_from, id',
             [id],
           )
           .map((r) => r.id),
@@ -218,7 +218,7 @@ export function createPgMemoryStore(db: PgStore): MemoryStore {
         const where = filterSql(filter, p);
         return rows(
           `SELECT ${SELECT_COLS} FROM memories m WHERE ${where}
-           ORDER BY m.updated_at DESC, m.mid DESC LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`,
+           ORDER BY m.updated_at DESC, m.id DESC LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`,
           p.values,
         );
       });

@@ -84,7 +84,7 @@ export function createPgRuleStore({ pg }: PgStore): RuleStore {
       if (enabled !== undefined) where.push(`enabled = ${p(enabled ? 1 : 0)}`);
       return pg
         .query<RuleRow>(
-          `SELECT ${COLS} FROM rules ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rid`,
+          `SELECT ${COLS} FROM rules ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
           params,
         )
         .map(toRule);

@@ -244,7 +244,7 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
       const rows = read(() =>
         pg.query<ThreadRow>(
           `SELECT t.* FROM threads t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-           ORDER BY t.updated_at DESC NULLS LAST, t.tid DESC LIMIT ${p(bound(limit))} OFFSET ${p(bound(offset) ?? 0)}`,
+           ORDER BY t.updated_at DESC NULLS LAST, t.id DESC LIMIT ${p(bound(limit))} OFFSET ${p(bound(offset) ?? 0)}`,
           params,
         ),
       );

@@ -42,13 +42,13 @@ export function createSqliteContextBundleStore(db: Db): ContextBundleStore {
         const out = new Map<string, MemoryPick>();
         for (const { where, params } of scopeSql(space, scope)) {
           const recent = st(
-            `SELECT ${COLS} FROM memories WHERE ${where} ORDER BY updated_at DESC, mid DESC LIMIT ?`,
+            `SELECT ${COLS} FROM memories WHERE ${where} ORDER BY updated_at DESC, id DESC LIMIT ?`,
           );
           const important = st(
             `SELECT ${COLS} FROM memories WHERE mid IN (
                SELECT mid FROM (SELECT mid, importance, updated_at FROM memories WHERE ${where}
-                                ORDER BY updated_at DESC, mid DESC LIMIT ?)
-               ORDER BY importance DESC, updated_at DESC, mid DESC LIMIT ?)`,
+                                ORDER BY updated_at DESC, id DESC LIMIT ?)
+               ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ?)`,
           );
           for (const m of [
             ...(recent.all(...params, limit) as MemoryPick[]),

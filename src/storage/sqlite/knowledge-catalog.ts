@@ -26,13 +26,13 @@ export function createSqliteKnowledgeCatalog(db: Db): KnowledgeCatalog {
     memoryDates: `SELECT substr(${MEMORY_DAY}, 1, ?) AS key, COUNT(*) AS n FROM memories
       WHERE space = ? AND status = 'active' AND ${MEMORY_DAY} LIKE ? GROUP BY key ORDER BY key`,
     memoriesOn: `SELECT id FROM memories WHERE space = ? AND status = 'active' AND ${MEMORY_DAY} = ?
-      ORDER BY updated_at DESC, mid DESC LIMIT ? OFFSET ?`,
+      ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
     agents: 'SELECT agent AS key, COUNT(*) AS n FROM threads GROUP BY agent ORDER BY agent',
-    threadsOf: `SELECT id FROM threads WHERE agent = ? ORDER BY updated_at DESC NULLS LAST, tid DESC
+    threadsOf: `SELECT id FROM threads WHERE agent = ? ORDER BY updated_at DESC NULLS LAST, id DESC
       LIMIT ? OFFSET ?`,
     threadDates: `SELECT substr(${THREAD_DAY}, 1, ?) AS key, COUNT(*) AS n FROM threads
       WHERE ${THREAD_DAY} LIKE ? GROUP BY key ORDER BY key`,
-    threadsOn: `SELECT id FROM threads WHERE ${THREAD_DAY} = ? ORDER BY updated_at DESC NULLS LAST, tid DESC
+    threadsOn: `SELECT id FROM threads WHERE ${THREAD_DAY} = ? ORDER BY updated_at DESC NULLS LAST, id DESC
       LIMIT ? OFFSET ?`,
     wikiPaths: 'SELECT path, deleted_at IS NOT NULL AS removed FROM wiki_pages WHERE space = ? ORDER BY path',
     requests: 'SELECT * FROM saved_requests WHERE thread_id = ? ORDER BY created_at, key',

@@ -146,7 +146,7 @@ export function createSqliteMemoryStore(db: Db): MemoryStore {
       return guard(() => {
         const { where, params } = filterSql(filter);
         return rows(
-          `SELECT m.* FROM memories m WHERE ${where} ORDER BY m.updated_at DESC, m.mid DESC LIMIT ? OFFSET ?`,
+          `SELECT m.* FROM memories m WHERE ${where} ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?`,
           ...params,
           limit,
           offset,

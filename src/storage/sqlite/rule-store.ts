@@ -86,7 +86,7 @@ export function createSqliteRuleStore(db: Db): RuleStore {
           where.push('enabled = ?');
           params.push(enabled ? 1 : 0);
         }
-        const sql = `SELECT * FROM rules ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rid`;
+        const sql = `SELECT * FROM rules ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`;
         return (db.prepare(sql).all(...params) as RuleRow[]).map(toRule);
       });
     },

@@ -381,7 +381,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         const rows = db
           .prepare(
             `SELECT t.* FROM threads t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-             ORDER BY t.updated_at DESC NULLS LAST, t.tid DESC LIMIT ? OFFSET ?`,
+             ORDER BY t.updated_at DESC NULLS LAST, t.id DESC LIMIT ? OFFSET ?`,
           )
           .all(...params, limit, offset) as ThreadRow[];
         return rows.map(toThread);
