@@ -102,6 +102,8 @@ export interface SearchResult {
   query: string;
   took_ms: number;
   hits: Hit[];
+  /** How the server read the question (with explain, when the ranking reports it). */
+  reading?: { terms: string[]; date_span: { text: string } | null; role: string | null; names: string[] };
 }
 export interface Thread {
   id: string;

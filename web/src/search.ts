@@ -74,6 +74,7 @@ export function renderSearch(main: HTMLElement, _rest: string[], params: URLSear
       status.textContent = r.hits.length
         ? `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.took_ms} ms on the server)`
         : 'No hits.';
+      if (r.reading) status.textContent += ` ${readingText(r.reading)}`;
       // For the benchmark: from the last keystroke (typing stopped) to results on screen.
       main.dataset.searchMs = ms.toFixed(1);
       main.dataset.searchSeq = String(mine);
@@ -171,4 +172,13 @@ function explainDetails(hit: Hit): HTMLElement {
       ),
     ),
   );
+}
+
+/** "Read as: redis, cache · dates “last week” · said by user" — the question as the ranking read it. */
+function readingText(r: NonNullable<SearchResult['reading']>): string {
+  const parts = [r.terms.join(', ')];
+  if (r.date_span) parts.push(`dates “${r.date_span.text}”`);
+  if (r.role) parts.push(`said by ${r.role}`);
+  if (r.names.length) parts.push(`names ${r.names.join(', ')}`);
+  return `Read as: ${parts.filter(Boolean).join(' · ')}.`;
 }
