@@ -216,6 +216,20 @@ describe('the web page in a real browser', { skip }, () => {
     assert.equal(await page.locator('.session-head h1').innerText(), title);
   });
 
+  test('timeline by keyboard: one tab stop, arrows move between days, Enter opens the day', async () => {
+    await go('#/timeline');
+    const stops = page.locator('g.bar[tabindex="0"]');
+    await stops.first().waitFor();
+    assert.equal(await stops.count(), 1, 'the chart is a single tab stop');
+    await stops.first().focus();
+    await page.keyboard.press('ArrowLeft');
+    const focused = page.locator('g.bar:focus');
+    const date = (await focused.getAttribute('data-date'))!;
+    assert.equal(await page.locator('g.bar[tabindex="0"]').getAttribute('data-date'), date);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Sessions on ${date}` }).waitFor();
+  });
+
   test('edit a memory and find the edit by search; forget and restore it', async () => {
     const added = await api('/v1/memories', {
       method: 'POST',

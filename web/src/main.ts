@@ -32,8 +32,10 @@ function route(): void {
   const [name, ...rest] = path.split('/');
   const view = VIEWS[name] ?? renderSearch;
   const page = VIEWS[name] ? name : 'search';
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
-    a.toggleAttribute('aria-current', a.dataset.page === (page === 'session' ? 'timeline' : page));
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
+    if (a.dataset.page === (page === 'session' ? 'timeline' : page)) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
   cleanup?.();
   cleanup = undefined;
   if (!token()) {

@@ -38,7 +38,8 @@ export function renderSession(main: HTMLElement, rest: string[], params: URLSear
     items().forEach((li, i) => {
       const on = !!r && i >= r[0] && i <= r[1];
       li.classList.toggle('selected', on);
-      li.setAttribute('aria-selected', String(on));
+      if (on) li.setAttribute('aria-current', 'true');
+      else li.removeAttribute('aria-current');
     });
     if (!r) {
       put(bar, h('span', { class: 'muted' }, 'Select a step (click, or j/k); Shift extends the range.'));

@@ -128,7 +128,8 @@ function drawChart(
       .join(', ')})`;
     const g = s('g', {
       class: `bar${d.date === selected ? ' selected' : ''}`,
-      tabindex: 0,
+      // One tab stop for the whole chart (roving tabindex): ←/→ move between days.
+      tabindex: -1,
       role: 'button',
       'aria-label': label,
       'data-date': d.date,
@@ -176,15 +177,18 @@ function drawChart(
     } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
       e.preventDefault();
       const next = e.key === 'ArrowRight' ? g.nextElementSibling : g.previousElementSibling;
-      if (next?.matches('g.bar')) (next as SVGGElement).focus();
+      if (next?.matches('g.bar')) {
+        g.setAttribute('tabindex', '-1');
+        next.setAttribute('tabindex', '0');
+        (next as SVGGElement).focus();
+      }
     }
   });
   put(box, svg);
   const sel = selected ? box.querySelector<SVGGElement>(`g[data-date="${selected}"]`) : null;
-  (sel ?? box.querySelector<SVGGElement>('g.bar:last-of-type'))?.scrollIntoView({
-    block: 'nearest',
-    inline: 'center',
-  });
+  const current = sel ?? box.querySelector<SVGGElement>('g.bar:last-of-type');
+  current?.setAttribute('tabindex', '0');
+  current?.scrollIntoView({ block: 'nearest', inline: 'center' });
 }
 
 async function showDay(box: HTMLElement, date: string, f: { agent: string; project: string }): Promise<void> {
