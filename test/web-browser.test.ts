@@ -59,7 +59,9 @@ describe('the web page in a real browser', { skip }, () => {
     return { status: r.status, body: await r.json() };
   };
   const go = async (hash: string) => {
-    // Runs in the page (DOM globals are not in this file's types).
+    // Runs in the page (DOM globals are not in this file's types). Via another view, so the
+    // target renders afresh even when it is the current one.
+    await page.evaluate(`location.hash = '#/search'`);
     await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
   };
 
@@ -260,6 +262,82 @@ describe('the web page in a real browser', { skip }, () => {
     await item.getByRole('button', { name: 'Restore' }).click();
     await page.locator(`li.memory[data-id="${added.body.id}"]`).waitFor({ state: 'detached' });
     assert.equal((await api(`/v1/memories/${added.body.id}`)).body.status, 'active');
+  });
+
+  test('supersede keeps the history, and "as of" shows what was valid then', async () => {
+    const old = (
+      await api('/v1/memories', {
+        method: 'POST',
+        body: JSON.stringify({ content: 'The staging database is db-old' }),
+      })
+    ).body;
+    const before = new Date().toISOString().slice(0, 10);
+    await go('#/knowledge/memories');
+    const item = page.locator(`li.memory[data-id="${old.id}"]`);
+    await item.getByRole('button', { name: 'Supersede' }).click();
+    await item.getByLabel('New content').fill('The staging database is db-new');
+    await item.getByRole('button', { name: 'Supersede' }).click();
+    const current = page.locator('li.memory', { hasText: 'db-new' });
+    await current.waitFor();
+    assert.equal(
+      await page.locator('li.memory', { hasText: 'db-old' }).count(),
+      0,
+      'the old one left the active list',
+    );
+    await current.getByRole('button', { name: 'History' }).click();
+    const history = current.getByRole('list', { name: 'History' });
+    await history.waitFor();
+    assert.match(await history.innerText(), /active.*db-new[\s\S]*superseded.*db-old/);
+    const successor = (await api(`/v1/memories/${old.id}`)).body.superseded_by;
+    assert.ok(successor, 'the API agrees: the old memory names its successor');
+    // Today's as-of is after the change; the old text shows under status "superseded".
+    await page.getByLabel('As of').fill(before);
+    await page.locator('li.memory', { hasText: 'db-new' }).waitFor();
+    await page.getByLabel('As of').fill('');
+    await page.getByLabel('Status').selectOption('superseded');
+    await page.locator(`li.memory[data-id="${old.id}"]`, { hasText: 'db-old' }).waitFor();
+  });
+
+  test('skills show their trust badge and evidence links into the session', async () => {
+    const thread = (await api('/v1/threads?agent=gemini-cli&limit=1')).body.threads[0];
+    const steps = (await api(`/v1/threads/${encodeURIComponent(thread.id)}?limit=5`)).body.steps;
+    const step = steps[1].step;
+    await api('/v1/skills', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'fix-cors',
+        description: 'Fix a CORS preflight failure',
+        body: '1. Reproduce the OPTIONS request',
+      }),
+    });
+    const ev = await api('/v1/skills/fix-cors/evidence', {
+      method: 'POST',
+      body: JSON.stringify({ uris: [`tapedeck://thread/${thread.id}#${step}`], note: 'where it worked' }),
+    });
+    assert.equal(ev.status, 200);
+    await go('#/knowledge/skills');
+    const card = page.locator('.skills li', { hasText: 'fix-cors' });
+    await card.waitFor();
+    assert.match(await card.locator('.badge').first().innerText(), /^(Draft|Checked|Proven)$/);
+    await card.locator('summary').click();
+    const link = card.getByRole('link', { name: `tapedeck://thread/${thread.id}#${step}` });
+    await link.click();
+    const selected = page.locator('li.step.selected');
+    await selected.waitFor();
+    assert.equal(Number(await selected.getAttribute('data-step')), step);
+  });
+
+  test('a briefing section is edited in place', async () => {
+    await go('#/knowledge/briefing');
+    const edit = page.getByRole('button', { name: 'Edit Focus' });
+    await edit.click();
+    await page.getByLabel('Focus').fill('- ship the web page');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('- ship the web page').waitFor();
+    const wm = (await api('/v1/working-memory')).body;
+    const focus = wm.sections.find((x: { name: string }) => x.name === 'focus');
+    assert.equal(focus.edited, true);
+    assert.match(focus.markdown, /ship the web page/);
   });
 
   test('the other knowledge tabs and the status page render what the API holds', async () => {
