@@ -166,6 +166,11 @@ describe('the web page in a real browser', { skip }, () => {
     await selected.waitFor();
     assert.equal(Number(await selected.getAttribute('data-step')), step, 'the viewer opens at the hit step');
     assert.match(await selected.locator('.prov').innerText(), /\.jsonl:\d+$/, 'provenance shows file:line');
+    await context!.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await selected.getByRole('button', { name: `Copy link to step ${step}` }).click();
+    await page.locator('#toast', { hasText: 'Copied' }).waitFor();
+    const copied = await page.evaluate('navigator.clipboard.readText()');
+    assert.match(String(copied), new RegExp(`^tapedeck://thread/.+#${step}$`));
     await page.screenshot({ path: join(SHOTS, 'session.png') });
   });
 
