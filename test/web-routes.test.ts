@@ -129,6 +129,17 @@ describe('web page routes', () => {
     assert.equal((await get('/v1/timeline?agent=nobody')).status, 400);
   });
 
+  test("a space key's timeline counts only its space's sessions", async () => {
+    const beta = engine.keys.create({ name: 'beta', scope: 'read', spaces: ['beta'] }).key;
+    const r = await app.request('/v1/timeline', {
+      headers: { host: '127.0.0.1:7420', authorization: `Bearer ${beta}` },
+    });
+    assert.equal(r.status, 200);
+    const body = (await r.json()) as J;
+    assert.equal(body.sessions, 0, 'indexed sessions are in the default space');
+    assert.deepEqual(body.days, []);
+  });
+
   test('doctor: parse issues with file and line, counts and the queue', async () => {
     const { status, body } = await get('/v1/doctor');
     assert.equal(status, 200);
