@@ -79,7 +79,8 @@ export interface IndexInput extends Omit<IndexRunOptions, 'agents'> {
 export interface TranscriptService {
   /** Bring the index up to date (incremental unless `full`). */
   index(options?: IndexInput): IndexSummary;
-  search(query: string, filters?: FilterInput & { limit?: number }): SearchResult;
+  /** `now` (ms) is when the question is asked: relative dates and recency resolve against it. */
+  search(query: string, filters?: FilterInput & { limit?: number; now?: number }): SearchResult;
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
@@ -103,7 +104,8 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
-      return searchTranscripts(store, query, { ...toFilters(input), limit });
+      const now = input.now ?? Date.now();
+      return searchTranscripts(store, query, { ...toFilters(input, now), limit, now });
     },
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
       const id = resolveThreadId(thread);

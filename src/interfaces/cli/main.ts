@@ -95,6 +95,22 @@ export function buildProgram(): Command {
     .action(action(async (flags) => (await import('./commands/threads.js')).runThreads(flags)));
 
   program
+    .command('eval')
+    .description('score search on a question file: hit@1/5/10, evidence recall, session hit, MRR, latency')
+    .argument('<questions.jsonl>', 'one JSON question a line (docs/eval.md); - reads standard input')
+    .option('--compare', 'also run plain BM25 (words OR-ed) and every-word-AND over the same steps')
+    .addOption(
+      new Option(
+        '--limit-kinds <kind>',
+        'only questions of this kind (repeatable, or a comma list)',
+      ).argParser(collect),
+    )
+    .option('--details', 'with --json: the rank of each question per system')
+    .option('--no-index', 'do not refresh the index before scoring')
+    .addOption(jsonOpt())
+    .action(action(async (flags, file: string) => (await import('./commands/eval.js')).runEval(file, flags)));
+
+  program
     .command('migrate')
     .description(
       'copy this store (transcripts and knowledge) into a PostgreSQL server or another file; safe to re-run',

@@ -13,7 +13,8 @@ export type Db = BetterSqlite3.Database;
 
 const require = createRequire(import.meta.url);
 
-function loadDriver(): typeof BetterSqlite3 {
+/** The better-sqlite3 driver, or a STORAGE_UNAVAILABLE error naming the rebuild command. */
+export function loadDriver(): typeof BetterSqlite3 {
   try {
     return require('better-sqlite3') as typeof BetterSqlite3;
   } catch (e) {
