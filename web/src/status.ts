@@ -28,7 +28,28 @@ interface Doctor {
     dbBytes: number;
   };
   queue: Record<string, unknown> | null;
+  archive?: Archive;
+  retention?: Retention;
   [extra: string]: unknown;
+}
+
+/** What the history feature reports (doctor): the transcript archive and Claude Code's cleanup. */
+interface Archive {
+  enabled: boolean;
+  dir?: string;
+  files?: number;
+  bytes?: number;
+  originalBytes?: number;
+}
+interface Retention {
+  cleanupPeriodDays: number;
+  configured: boolean;
+  settings: string;
+  sessions: number;
+  dueWithin7Days: number;
+  archived: number;
+  notArchived: string[];
+  problem?: string;
 }
 
 const KNOWN_STATS = new Set([
@@ -41,7 +62,7 @@ const KNOWN_STATS = new Set([
   'path',
   'backend',
 ]);
-const KNOWN_DOCTOR = new Set(['ok', 'problems', 'issues', 'stats', 'index', 'queue']);
+const KNOWN_DOCTOR = new Set(['ok', 'problems', 'issues', 'stats', 'index', 'queue', 'archive', 'retention']);
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
 
 export function renderStatus(main: HTMLElement): Cleanup {
@@ -133,7 +154,7 @@ export function renderStatus(main: HTMLElement): Cleanup {
             ),
           ),
         ),
-        extra.length
+        doc.archive || doc.retention || extra.length
           ? h(
               'section',
               { class: 'card' },
@@ -141,6 +162,10 @@ export function renderStatus(main: HTMLElement): Cleanup {
               h(
                 'dl',
                 { class: 'facts' },
+                doc.archive ? [h('dt', {}, 'Archive'), h('dd', {}, archiveText(doc.archive))] : null,
+                doc.retention
+                  ? [h('dt', {}, 'Claude Code retention'), h('dd', {}, retentionView(doc.retention))]
+                  : null,
                 extra.map(([k, v]) => [h('dt', {}, k), h('dd', {}, describe(v))]),
               ),
             )
@@ -187,4 +212,30 @@ function describe(v: unknown): string {
   return Object.entries(v)
     .map(([k, x]) => `${k}: ${typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)}`)
     .join(', ');
+}
+
+function archiveText(a: Archive): string {
+  if (!a.enabled) return 'off — a deleted transcript cannot be restored';
+  return `${a.files ?? 0} transcripts, ${mb(a.bytes ?? 0)} on disk (of ${mb(a.originalBytes ?? 0)})${a.dir ? ` in ${a.dir}` : ''}`;
+}
+
+/** Claude Code deletes old sessions; say when, how many soon, and which are not archived (a warning). */
+function retentionView(r: Retention): HTMLElement {
+  const lost = r.notArchived.length;
+  return h(
+    'div',
+    {},
+    `Deletes sessions after ${r.cleanupPeriodDays} days (${r.configured ? 'set' : 'default'} in `,
+    h('code', {}, r.settings),
+    `); ${r.dueWithin7Days} of ${r.sessions} due within 7 days, ${r.archived} of them archived.`,
+    lost ? h('p', { class: 'badge warn' }, `${lost} due session(s) are not archived and will be lost`) : null,
+    lost
+      ? h(
+          'ul',
+          { class: 'issues' },
+          r.notArchived.map((p) => h('li', {}, h('code', {}, p))),
+        )
+      : null,
+    r.problem ? h('p', { class: 'badge warn' }, r.problem) : null,
+  );
 }
