@@ -158,9 +158,9 @@ test('index --json summarises; a second run parses nothing; threads and stats ag
   assert.deepEqual([third.files.updated, third.steps.written], [1, 1]);
   const threads = tapedeck(['threads', '--json'], h.env).json().threads;
   assert.equal(threads.length, 1);
-  assert.equal(threads[0].stepCount, 4);
+  assert.equal(threads[0].step_count, 4);
   const stats = tapedeck(['stats', '--json'], h.env).json();
-  assert.equal(stats.perAgent['claude-code'].steps, 4);
+  assert.equal(stats.per_agent['claude-code'].steps, 4);
   const doctor = tapedeck(['doctor', '--json'], h.env);
   assert.equal(doctor.status, 0);
   assert.equal(doctor.json().ok, true);

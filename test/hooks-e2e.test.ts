@@ -43,11 +43,11 @@ function cli(args: string[], env: Record<string, string>) {
 function stepCount(env: Record<string, string>, id: string): number {
   const threads = cli(['threads', '--json', '--limit', '100'], env).json().threads as {
     id: string;
-    stepCount: number;
+    step_count: number;
   }[];
   const found = threads.find((x) => x.id === id);
   assert.ok(found, `thread ${id} listed`);
-  return found.stepCount;
+  return found.step_count;
 }
 
 describe('session start: the context bundle', () => {

@@ -321,7 +321,11 @@ describe('tapedeck install / uninstall', () => {
     assert.deepEqual(Object.keys(json(join(ws, '.agents', 'hooks.json'))), ['tapedeck']);
     assert.equal(readFileSync(join(ws, '.agents', 'plugins', 'tapedeck', '.gitignore'), 'utf8'), '*\n');
     assert.ok(json(join(ws, '.claude', 'settings.local.json')).hooks.SessionStart);
-    assert.ok(json(join(ws, '.mcp.json')).mcpServers.tapedeck);
+    assert.ok(!existsSync(join(ws, '.mcp.json')), "the team's .mcp.json is not touched");
+    assert.ok(
+      json(join(w.home, '.claude.json')).projects[ws].mcpServers.tapedeck,
+      "Claude Code's local scope",
+    );
     assert.ok(parseToml(readFileSync(join(ws, '.codex', 'config.toml'), 'utf8')).mcp_servers);
     assert.match(
       readFileSync(join(ws, 'AGENTS.md'), 'utf8'),
@@ -335,11 +339,11 @@ describe('tapedeck install / uninstall', () => {
 
   it('refuses a settings file it cannot parse, and writes nothing', () => {
     const p = join(w.home, '.gemini', 'settings.json');
-    writeFileSync(p, '{\n  // my theme\n  "theme": "GitHub"\n}\n');
+    writeFileSync(p, '{\n  "theme": "GitHub"\n  "vimMode": true\n}\n');
     const before = snapshot(w.root);
     const r = tapedeck(['install', 'gemini-cli'], { ...w.env, TAPEDECK_HOME: w.tapedeckHome });
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /settings\.json is not plain JSON/);
+    assert.match(r.stderr, /settings\.json is not valid JSON \(CommaExpected at line 3, column 3\)/);
     assert.deepEqual(snapshot(w.root), before);
     writeFileSync(p, GEMINI_SETTINGS);
   });

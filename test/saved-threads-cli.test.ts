@@ -71,7 +71,7 @@ describe('tapedeck thread (CLI)', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(r.json(), {
       success: true,
-      thread_id: 'nowledge-7',
+      thread: 'nowledge-7',
       created: true,
       messages_added: 2,
       messages_skipped: 0,
@@ -136,7 +136,7 @@ describe('tapedeck thread (CLI)', () => {
       message: 'Thread "nowledge-7" has 2 messages, not the expected 5; fetch it and reconcile, then retry',
       details: {
         reason: 'checkpoint_conflict',
-        thread_id: 'nowledge-7',
+        thread: 'nowledge-7',
         expected_message_count: 5,
         actual_message_count: 2,
       },
@@ -183,7 +183,7 @@ describe('tapedeck thread (CLI)', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(r.json(), {
       success: true,
-      thread_id: 'nowledge-7',
+      thread: 'nowledge-7',
       messages_kept: 1,
       messages_removed: 1,
       messages_added: 1,
@@ -262,7 +262,7 @@ describe('tapedeck thread (CLI)', () => {
       Array.from({ length: expected }, (_, i) => i),
     );
     assert.equal(
-      tapedeck(['show', 'race', '--json', '--limit', '1'], h.env).json().thread.stepCount,
+      tapedeck(['show', 'race', '--json', '--limit', '1'], h.env).json().thread.step_count,
       expected,
     );
   });

@@ -144,7 +144,7 @@ describe('thread handoff', () => {
 
     const id = `handoff:claude-code:${SID}:2`;
     const shown = tapedeck(['show', id, '--json'], h.env).json();
-    assert.equal(shown.thread.parentId, `claude-code:${SID}`);
+    assert.equal(shown.thread.parent_id, `claude-code:${SID}`);
     assert.equal(shown.thread.agent, 'claude-code');
     assert.equal(shown.thread.project, P);
     assert.equal(shown.thread.title, 'Page zero handoff');

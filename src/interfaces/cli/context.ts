@@ -1,5 +1,6 @@
 /** Shared per-invocation setup for commands: config from global flags, and the engine. */
-import { loadConfig } from '../../app/config.js';
+import { existsSync } from 'node:fs';
+import { loadConfig, type TapedeckConfig } from '../../app/config.js';
 import { connectEngine, type Engine, type EngineOptions } from '../../app/engine.js';
 import { invalidInput } from '../../core/errors.js';
 
@@ -11,17 +12,51 @@ export interface GlobalFlags {
   /** Ignore a configured server: work on the local store. */
   local?: boolean;
   json?: boolean;
+  /** Set by the action wrapper for commands that only read (see `READ_ONLY` in define.ts). */
+  readOnly?: boolean;
 }
+
+export interface OpenOptions extends EngineOptions {
+  /** Work on the local store whatever server is configured (`tapedeck serve`). */
+  local?: boolean;
+  /**
+   * The command only reads: when the local SQLite store does not exist yet, answer from an empty
+   * one in memory instead of creating the home and the database (`tapedeck stats` on a fresh
+   * machine must leave it as it was).
+   */
+  read?: boolean;
+}
+
+/** Engines standing in for a store that does not exist yet, with the path it would have. */
+const standIns = new WeakMap<Engine, string>();
 
 /**
  * The engine for a command: the Tapedeck server in client mode (--api-url / TAPEDECK_API_URL), else
- * the local store; `local` keeps it local whatever is configured (`tapedeck serve`).
+ * the local store.
  */
-export function openEngine(flags: GlobalFlags, options?: EngineOptions & { local?: boolean }): Engine {
-  return connectEngine(
-    loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey }),
-    { ...options, local: options?.local || flags.local },
-  );
+export function openEngine(flags: GlobalFlags, { read, ...options }: OpenOptions = {}): Engine {
+  const config = loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey });
+  const local = options.local || flags.local;
+  if ((read || flags.readOnly) && localStoreMissing(config, local)) {
+    const engine = connectEngine({ ...config, dbPath: ':memory:' }, { ...options, local: true });
+    standIns.set(engine, config.dbPath);
+    return engine;
+  }
+  return connectEngine(config, { ...options, local });
+}
+
+/** The store is a local SQLite file that has never been created (a server always exists). */
+function localStoreMissing(config: TapedeckConfig, local: boolean | undefined): boolean {
+  if (config.apiUrl && !local) return false;
+  return !config.databaseUrl && config.dbPath !== ':memory:' && !existsSync(config.dbPath);
+}
+
+/**
+ * Where the store would be when `engine` stands in for one that does not exist yet (nothing
+ * indexed or saved on this machine); undefined for a real store.
+ */
+export function missingStorePath(engine: Engine): string | undefined {
+  return standIns.get(engine);
 }
 
 /** Parse an integer option, rejecting junk with a usage error. */

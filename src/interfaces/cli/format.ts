@@ -1,11 +1,10 @@
 /** Human-readable rendering of results (the `--json` forms are the services' own shapes). */
 import type { IndexSummary, SearchResult, StepRecord, ThreadRecord } from '../../services/transcripts.js';
 import { tildify } from './output.js';
+import { bold, colorEnabled, dim } from './style.js';
 
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
 const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 
 export function formatSearch(r: SearchResult): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
@@ -14,7 +13,7 @@ export function formatSearch(r: SearchResult): string {
     '',
   ];
   r.hits.forEach((h, i) => {
-    const marked = process.stdout.isTTY ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
+    const marked = colorEnabled() ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
     lines.push(
       `${i + 1}. ${bold(h.title ?? h.thread)}`,
       `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,

@@ -2,16 +2,25 @@
  * `tapedeck` command line. Commands are declared here as data; each action loads its module lazily
  * so `tapedeck --help` and light commands start fast.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
 import { registerUiCommand } from './commands/ui.js';
 import { action, agentOpt, collect, jsonOpt } from './define.js';
+import { addHelpExamples } from './help-examples.js';
 import { registerKnowledgeCommands } from './knowledge.js';
-import { fail } from './output.js';
+import { fail, failUsage } from './output.js';
 
-export function buildProgram(): Command {
+export interface ProgramOptions {
+  /** `--json` is on the line: usage errors become one JSON document on stdout, not text on stderr. */
+  json?: boolean;
+}
+
+/** The whole command tree, as data (also read by `tapedeck completion` and the help examples). */
+export function buildProgram({ json = false }: ProgramOptions = {}): Command {
   const program = new Command('tapedeck')
+    // Set before any subcommand exists: subcommands share this output configuration.
+    .configureOutput(json ? { writeErr: () => {} } : {})
     .description(
       'Persistent memory for AI coding agents: search what Antigravity, Claude Code, Codex and Gemini CLI did.',
     )
@@ -140,9 +149,20 @@ export function buildProgram(): Command {
     .description('run the MCP server over stdio (for agents)')
     .action(action(async (flags) => (await import('./commands/mcp.js')).runMcp(flags)));
 
+  program
+    .command('completion')
+    .description('print a shell completion script (commands, subcommands and options)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .action(
+      action(async (_flags, shell: string) =>
+        (await import('./commands/completion.js')).runCompletion(shell),
+      ),
+    );
+
   registerKnowledgeCommands(program);
   registerIntegrationCommands(program);
   registerUiCommand(program);
+  addHelpExamples(program);
   return program;
 }
 
@@ -154,15 +174,17 @@ export async function main(argv = process.argv): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  const program = buildProgram();
+  const json = rest.includes('--json');
+  const program = buildProgram({ json });
   try {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      // help and version exit 0; usage errors exit 2 (commander already printed the message)
-      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      // help exits 0; usage errors exit 2 (without --json commander already printed the message)
+      if (e.exitCode === 0) process.exitCode = 0;
+      else failUsage(e.code, e.message, json);
       return;
     }
-    fail(e, argv.includes('--json'));
+    fail(e, json);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Which agents are connected, for `tapedeck status`: an install plan that would change nothing means
- * installed and current; one that would only add means not installed; anything else means an
- * older or edited install (moved Tapedeck, another Node, files changed by hand) that
+ * installed and current; an uninstall plan that would change nothing means not installed; anything
+ * else means an older or edited install (moved Tapedeck, another Node, files changed by hand) that
  * `tapedeck install <agent>` would repair.
  */
 import { AGENT_IDS, type AgentId } from '../../core/types.js';
@@ -21,19 +21,20 @@ export function installedIntegrations(base: Omit<InstallOptions, 'agent' | 'mode
   for (const agent of AGENT_IDS)
     for (const scope of ['global', 'workspace'] as const) {
       try {
-        const r = runInstall({
-          ...base,
-          agent,
-          mode: 'install',
-          dryRun: true,
-          workspace: scope === 'workspace',
-          global: scope === 'global',
-        });
-        const changed = r.plan.changes.filter((c) => c.kind !== 'unchanged');
-        const traces = changed.filter((c) => c.before !== null && /tapedeck/i.test(c.before));
+        const plan = (mode: 'install' | 'uninstall') =>
+          runInstall({
+            ...base,
+            agent,
+            mode,
+            dryRun: true,
+            workspace: scope === 'workspace',
+            global: scope === 'global',
+          }).plan.changes.filter((c) => c.kind !== 'unchanged');
+        const changed = plan('install');
         if (changed.length === 0) out.push({ agent, scope, state: 'installed' });
-        else if (traces.length === 0 && changed.length === r.plan.changes.length)
-          out.push({ agent, scope, state: 'not installed' });
+        // Uninstall finds only this agent's own entries for this scope (not another scope's in a
+        // shared file such as ~/.claude.json or .git/info/exclude): nothing to remove, nothing installed.
+        else if (plan('uninstall').length === 0) out.push({ agent, scope, state: 'not installed' });
         else out.push({ agent, scope, state: 'outdated', detail: changed.map((c) => c.path) });
       } catch (e) {
         out.push({ agent, scope, state: 'unreadable', detail: [(e as Error).message] });

@@ -1,5 +1,5 @@
-import { type GlobalFlags, openEngine } from '../context.js';
-import { print, printJson, tildify } from '../output.js';
+import { type GlobalFlags, missingStorePath, openEngine } from '../context.js';
+import { NOTHING_INDEXED, print, printJson, tildify } from '../output.js';
 
 /** Health report: per-agent transcript roots and counts, parse issues with file and line, database checks. */
 export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promise<void> {
@@ -7,6 +7,7 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
   try {
     const located = engine.locate();
     const { problems, issues, stats } = engine.transcripts.health(Number(flags.issues ?? 50) || 50);
+    const missing = missingStorePath(engine);
     const agents = engine.adapters.map((a) => ({
       agent: a.id,
       name: a.displayName,
@@ -19,15 +20,19 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
     const report = {
       ok: problems.length === 0,
       node: process.versions.node,
-      database: { path: stats.path, bytes: stats.dbBytes, problems },
+      database: missing
+        ? { path: missing, exists: false, bytes: 0, problems }
+        : { path: stats.path, exists: true, bytes: stats.dbBytes, problems },
       agents,
       issues: { total: stats.issues, recent: issues },
     };
     if (flags.json) return printJson(report);
     print(`Tapedeck doctor — Node ${report.node}`);
-    print(
-      `database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`,
-    );
+    if (missing) print(`database ${tildify(missing)}: not created yet. ${NOTHING_INDEXED}`);
+    else
+      print(
+        `database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`,
+      );
     print('');
     for (const a of agents) {
       const behind =

@@ -29,7 +29,8 @@ export async function runInstallCommand(
     dryRun: f.dryRun,
     tapedeckHome: f.home ?? process.env.TAPEDECK_HOME,
   });
-  if (f.json) printJson({ ...r, plan: undefined, files: r.plan.changes });
+  const { plan, ...rest } = r;
+  if (f.json) printJson({ ...rest, files: plan.changes });
   else print(formatInstall(r));
 }
 

@@ -1,10 +1,9 @@
 /** Human-readable memories (the `--json` forms are the service's own shapes). */
 import type { Memory, MemoryDetail, MemorySearchResult } from '../../../services/memories.js';
 import { tildify } from '../output.js';
+import { bold, dim } from '../style.js';
 
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 10) : '—');
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
 const short = (text: string, max: number) => {
   const s = text.replace(/\s+/g, ' ').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;

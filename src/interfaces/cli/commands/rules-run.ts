@@ -5,9 +5,7 @@ import { invalidInput } from '../../../core/errors.js';
 import type { ResolvedRule, Rule } from '../../../services/rules.js';
 import { type GlobalFlags, openEngine } from '../context.js';
 import { print, printJson } from '../output.js';
-
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
+import { bold, dim } from '../style.js';
 
 /** `project:.`, `project:~/src/x` and other relative project scopes become absolute here. */
 function scopeArg(scope: string | undefined): string | undefined {

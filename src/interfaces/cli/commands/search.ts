@@ -1,8 +1,8 @@
 import type { Engine } from '../../../app/engine.js';
 import type { FilterInput } from '../../../services/transcripts.js';
-import { type GlobalFlags, intOption, openEngine } from '../context.js';
+import { type GlobalFlags, intOption, missingStorePath, openEngine } from '../context.js';
 import { formatSearch } from '../format.js';
-import { print, printJson, warn } from '../output.js';
+import { NOTHING_INDEXED, print, printJson, warn } from '../output.js';
 
 /** Bring the index up to date before answering; a failure only makes results staler. */
 export function refreshQuietly(engine: Engine): void {
@@ -23,7 +23,8 @@ export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'r
 
 export async function runSearch(query: string, flags: SearchFlags): Promise<void> {
   const limit = intOption('limit', flags.limit, 1) ?? 10;
-  const engine = openEngine(flags);
+  // --no-index only reads: on a fresh machine it must not create the store
+  const engine = openEngine(flags, { read: flags.index === false });
   try {
     if (flags.index !== false) refreshQuietly(engine);
     const result = engine.transcripts.search(query, {
@@ -36,6 +37,7 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       limit,
     });
     if (flags.json) printJson(result);
+    else if (missingStorePath(engine)) print(NOTHING_INDEXED);
     else print(formatSearch(result));
   } finally {
     engine.close();

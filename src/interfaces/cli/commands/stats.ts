@@ -1,11 +1,14 @@
-import { type GlobalFlags, openEngine } from '../context.js';
-import { print, printJson, tildify } from '../output.js';
+import { type GlobalFlags, missingStorePath, openEngine } from '../context.js';
+import { NOTHING_INDEXED, print, printJson, tildify } from '../output.js';
 
 export async function runStats(flags: GlobalFlags): Promise<void> {
   const engine = openEngine(flags);
   try {
-    const s = engine.stats();
+    const missing = missingStorePath(engine);
+    // No store yet: the counts are the empty store's, the path is where it will be.
+    const s = missing ? { ...engine.stats(), path: missing, dbBytes: 0 } : engine.stats();
     if (flags.json) return printJson(s);
+    if (missing) return print(`${NOTHING_INDEXED} (the store will be ${tildify(missing)})`);
     print(
       `${tildify(s.path)}: ${s.threads} threads, ${s.steps} steps, ${s.files} files, ${(s.dbBytes / 1048576).toFixed(1)} MB`,
     );

@@ -1,6 +1,6 @@
-import { type GlobalFlags, intOption, openEngine } from '../context.js';
+import { type GlobalFlags, intOption, missingStorePath, openEngine } from '../context.js';
 import { formatThreads } from '../format.js';
-import { print, printJson } from '../output.js';
+import { NOTHING_INDEXED, print, printJson } from '../output.js';
 
 export interface ThreadsFlags extends GlobalFlags {
   agent?: string[];
@@ -23,7 +23,7 @@ export async function runThreads(flags: ThreadsFlags): Promise<void> {
       offset: intOption('offset', flags.offset) ?? 0,
     });
     if (flags.json) printJson({ threads });
-    else print(formatThreads(threads));
+    else print(missingStorePath(engine) ? NOTHING_INDEXED : formatThreads(threads));
   } finally {
     engine.close();
   }

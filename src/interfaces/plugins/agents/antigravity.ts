@@ -11,7 +11,7 @@ import { hookCommand, mcpEntry } from '../command.js';
 import { pluginJson, rulesFile } from '../content.js';
 import { editJson, formatJson } from '../json-file.js';
 import type { FileEdit } from '../plan.js';
-import { type AgentPlan, type Mode, owned, skillEdits, type Target } from './shared.js';
+import { type AgentPlan, gitExcludeEdit, type Mode, owned, skillEdits, type Target } from './shared.js';
 
 export const GROUP = 'tapedeck';
 
@@ -58,9 +58,12 @@ export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
     ...skills.edits,
     topHooks,
   ];
-  // The plugin holds this machine's absolute paths: keep it out of the repository.
+  // The plugin holds this machine's absolute paths: keep it out of the repository; so does the
+  // top-level hooks.json.
   if (t.scope === 'workspace')
     edits.push(owned(join(plugin, '.gitignore'), '*\n', mode, 'keep the plugin out of git'));
+  const git = gitExcludeEdit(t, mode, [topHooks.path]);
+  edits.push(...git.edits);
   return {
     edits,
     dirs: [
@@ -72,6 +75,8 @@ export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
       base,
     ],
     notes:
-      mode === 'install' ? ['Restart Antigravity (or start a new conversation) to load the plugin.'] : [],
+      mode === 'install'
+        ? ['Restart Antigravity (or start a new conversation) to load the plugin.', ...git.notes]
+        : [],
   };
 }

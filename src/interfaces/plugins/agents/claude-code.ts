@@ -1,30 +1,35 @@
 /**
  * Claude Code: hooks in settings (SessionStart → context bundle; PreCompact, Stop, SessionEnd →
  * save), the MCP server, and the skills. Global: `${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json`,
- * `~/.claude.json` (mcpServers), `~/.claude/skills/`. Workspace: `.claude/settings.local.json`
- * (the hooks hold this machine's absolute paths; Claude Code keeps that file out of git),
- * `.mcp.json`, `.claude/skills/`.
+ * `~/.claude.json` (mcpServers), `~/.claude/skills/`. Workspace: the local variants, because the
+ * hooks and the MCP entry hold this machine's absolute paths — hooks in
+ * `.claude/settings.local.json` (also listed in `.git/info/exclude`), the MCP server in
+ * `~/.claude.json` under `projects.<workspace>` (Claude Code's "local" scope, what `claude mcp add`
+ * writes), never the team's `.mcp.json`; skills (no paths in them) in `.claude/skills/`.
  */
 import { dirname, join } from 'node:path';
 import { hookCommand, mcpEntry } from '../command.js';
 import { type HookSpec, putEventHooks, removeEventHooks } from '../hooks-json.js';
 import { deletePath, editJson, setPath } from '../json-file.js';
 import type { FileEdit } from '../plan.js';
-import { type AgentPlan, type Mode, skillEdits, type Target } from './shared.js';
+import { type AgentPlan, gitExcludeEdit, type Mode, skillEdits, type Target } from './shared.js';
 
 export const CLAUDE_EVENTS = ['SessionStart', 'PreCompact', 'Stop', 'SessionEnd'];
 
 export function claudePaths(t: Target) {
   const config = t.env.CLAUDE_CONFIG_DIR || join(t.home, '.claude');
+  const mcp = t.env.CLAUDE_CONFIG_DIR ? join(config, '.claude.json') : join(t.home, '.claude.json');
   return t.scope === 'global'
     ? {
         settings: join(config, 'settings.json'),
-        mcp: t.env.CLAUDE_CONFIG_DIR ? join(config, '.claude.json') : join(t.home, '.claude.json'),
+        mcp,
+        mcpKeys: ['mcpServers', 'tapedeck'],
         skills: join(config, 'skills'),
       }
     : {
         settings: join(t.workspace, '.claude', 'settings.local.json'),
-        mcp: join(t.workspace, '.mcp.json'),
+        mcp,
+        mcpKeys: ['projects', t.workspace, 'mcpServers', 'tapedeck'],
         skills: join(t.workspace, '.claude', 'skills'),
       };
 }
@@ -45,18 +50,31 @@ export function claudePlan(t: Target, mode: Mode): AgentPlan {
   };
   const mcp: FileEdit = {
     path: p.mcp,
-    what: 'MCP server tapedeck (stdio)',
+    what:
+      t.scope === 'global' ? 'MCP server tapedeck (stdio)' : 'MCP server tapedeck (stdio) for this project',
     apply: (before) =>
       editJson(before, p.mcp, (o) =>
         mode === 'install'
-          ? setPath(o, ['mcpServers', 'tapedeck'], { type: 'stdio', ...mcpEntry(t.inv) })
-          : deletePath(o, ['mcpServers', 'tapedeck']),
+          ? setPath(o, p.mcpKeys, { type: 'stdio', ...mcpEntry(t.inv) })
+          : deletePath(o, p.mcpKeys),
       ),
   };
   const skills = skillEdits(p.skills, mode, false);
+  const git = gitExcludeEdit(t, mode, [p.settings]);
   return {
-    edits: [hooks, mcp, ...skills.edits],
+    edits: [hooks, mcp, ...skills.edits, ...git.edits],
     dirs: [...skills.dirs, p.skills, dirname(p.settings)],
-    notes: mode === 'install' ? ['Start a new Claude Code session (or run /hooks) to load the hooks.'] : [],
+    notes:
+      mode === 'install'
+        ? [
+            'Start a new Claude Code session (or run /hooks) to load the hooks.',
+            ...(t.scope === 'workspace'
+              ? [
+                  `The MCP server is registered for this project only, in ${p.mcp} (not in the team's .mcp.json).`,
+                ]
+              : []),
+            ...git.notes,
+          ]
+        : [],
   };
 }

@@ -11,7 +11,7 @@ import { hookCommand, mcpEntry } from '../command.js';
 import { type HookSpec, putEventHooks, removeEventHooks } from '../hooks-json.js';
 import { editJson } from '../json-file.js';
 import type { FileEdit } from '../plan.js';
-import { type AgentPlan, type Mode, sectionEdit, type Target } from './shared.js';
+import { type AgentPlan, gitExcludeEdit, type Mode, sectionEdit, type Target } from './shared.js';
 
 export const TABLE = ['mcp_servers', 'tapedeck'];
 export const TOML_MARKER =
@@ -60,13 +60,16 @@ export function codexPlan(t: Target, mode: Mode): AgentPlan {
     apply: (before) =>
       editJson(before, p.hooks, (o) => (mode === 'install' ? putEventHooks(o, specs) : removeEventHooks(o))),
   };
+  // the workspace's .codex/ files hold this machine's paths; AGENTS.md's section does not
+  const git = gitExcludeEdit(t, mode, [p.config, p.hooks]);
   return {
-    edits: [config, sectionEdit(p.agents, mode), hooks],
+    edits: [config, sectionEdit(p.agents, mode), hooks, ...git.edits],
     dirs: [dirname(p.config)],
     notes:
       mode === 'install'
         ? [
             'Codex hooks: versions that gate them need `[features] codex_hooks = true` in config.toml; trust the new hooks when Codex asks (/hooks).',
+            ...git.notes,
           ]
         : [],
   };

@@ -2,14 +2,14 @@
  * Gemini CLI: `mcpServers.tapedeck` and lifecycle hooks (SessionStart → context, PreCompress and
  * SessionEnd → save; timeouts in milliseconds) in `~/.gemini/settings.json` (or the workspace's
  * `.gemini/settings.json`), and a Tapedeck section in GEMINI.md between markers. Releases without
- * hooks ignore the `hooks` entries; a settings file with comments is refused, not rewritten.
+ * hooks ignore the `hooks` entries. Comments and formatting in settings.json are kept.
  */
 import { dirname, join } from 'node:path';
 import { hookCommand, mcpEntry } from '../command.js';
 import { type HookSpec, putEventHooks, removeEventHooks } from '../hooks-json.js';
 import { deletePath, editJson, setPath } from '../json-file.js';
 import type { FileEdit } from '../plan.js';
-import { type AgentPlan, type Mode, sectionEdit, type Target } from './shared.js';
+import { type AgentPlan, gitExcludeEdit, type Mode, sectionEdit, type Target } from './shared.js';
 
 export const GEMINI_EVENTS = ['SessionStart', 'PreCompress', 'SessionEnd'];
 
@@ -51,5 +51,11 @@ export function geminiPlan(t: Target, mode: Mode): AgentPlan {
         }
       }),
   };
-  return { edits: [settings, sectionEdit(p.context, mode)], dirs: [dirname(p.settings)], notes: [] };
+  // Gemini CLI has no local variant of the workspace settings: keep them out of git instead
+  const git = gitExcludeEdit(t, mode, [p.settings]);
+  return {
+    edits: [settings, sectionEdit(p.context, mode), ...git.edits],
+    dirs: [dirname(p.settings)],
+    notes: git.notes,
+  };
 }

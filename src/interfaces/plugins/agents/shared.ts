@@ -1,7 +1,8 @@
 /** Building blocks of the per-agent installers: owned files, skills, instruction sections. */
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { putSection, removeSection, renderSection, type SectionMarkers } from '../../../core/text-section.js';
 import type { AgentId } from '../../../core/types.js';
+import { findGitRepo } from '../../../services/skills/files.js';
 import type { Invocation } from '../command.js';
 import { RULES_BODY, SKILLS, skillFile } from '../content.js';
 import type { FileEdit } from '../plan.js';
@@ -59,5 +60,60 @@ export function sectionEdit(path: string, mode: Mode): FileEdit {
       if (out === text) return before;
       return out === '' ? null : out;
     },
+  };
+}
+
+/**
+ * Workspace files that hold this machine's absolute paths (node, tapedeck, the data folder), kept
+ * out of what a team commits: listed in the repository's `.git/info/exclude` — never committed
+ * itself — in a section of this agent's own, removed again on uninstall. No repository: no edit,
+ * and a note says so.
+ */
+export function gitExcludeEdit(
+  t: Target,
+  mode: Mode,
+  files: string[],
+): { edits: FileEdit[]; notes: string[] } {
+  if (t.scope !== 'workspace' || files.length === 0) return { edits: [], notes: [] };
+  const repo = findGitRepo(t.workspace);
+  const rel = (f: string) =>
+    relative(repo?.root ?? t.workspace, f)
+      .split(sep)
+      .join('/');
+  if (!repo)
+    return {
+      edits: [],
+      notes:
+        mode === 'install'
+          ? [
+              `Not a git repository: keep ${files.map(rel).join(', ')} out of version control (they hold this machine's paths).`,
+            ]
+          : [],
+    };
+  const markers: SectionMarkers = {
+    begin: `# tapedeck:begin ${t.agent} (this machine's paths; \`tapedeck uninstall ${t.agent}\` removes this section)`,
+    end: `# tapedeck:end ${t.agent}`,
+  };
+  const section = renderSection(files.map((f) => `/${rel(f)}`).join('\n'), markers);
+  const path = join(repo.gitDir, 'info', 'exclude');
+  return {
+    edits: [
+      {
+        path,
+        what: `keep ${files.map(rel).join(', ')} out of git`,
+        apply(before) {
+          const text = before ?? '';
+          const out = mode === 'install' ? putSection(text, section, markers) : removeSection(text, markers);
+          if (out === text) return before;
+          return out === '' ? null : out;
+        },
+      },
+    ],
+    notes:
+      mode === 'install'
+        ? [
+            `Kept out of git through .git/info/exclude (they hold this machine's paths): ${files.map(rel).join(', ')}.`,
+          ]
+        : [],
   };
 }
