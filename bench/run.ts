@@ -90,8 +90,8 @@ async function mcpRoundTrip(db: string, home: string, queries: string[]) {
   for (let i = 0; i < 200; i++) {
     const t = performance.now();
     await client.callTool({
-      name: 'search_conversations',
-      arguments: { query: queries[i % queries.length] },
+      name: 'recall',
+      arguments: { query: queries[i % queries.length], in: 'sessions' },
     });
     times.push(performance.now() - t);
   }

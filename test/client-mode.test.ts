@@ -155,8 +155,8 @@ for (const b of BACKENDS) {
       await mcp.connect(transport);
       try {
         const r = (await mcp.callTool({
-          name: 'search_conversations',
-          arguments: { query: 'VAT column exporter' },
+          name: 'recall',
+          arguments: { query: 'VAT column exporter', in: 'sessions' },
         })) as {
           content: { text: string }[];
           isError?: boolean;

@@ -754,7 +754,7 @@ describe('Tapedeck routes the plugins call', () => {
     const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     assert.equal(list.status, 200);
     const tools = (await json(list)).result.tools.map((t: J) => t.name);
-    assert.ok(tools.includes('memory_search'));
+    assert.ok(tools.includes('recall'));
     const wrong = await app.request('/mcp/', {
       method: 'POST',
       headers: { 'x-nmem-api-key': 'tapedeck_wrong', 'content-type': 'application/json' },

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { Engine } from '../src/app/engine.js';
 import { isTapedeckError } from '../src/core/errors.js';
 import { estimateTokens } from '../src/core/token-budget.js';
-import { BLOG, SHOP, seedSessions, wmWorld } from './support/wm-world.js';
+import { BLOG, SHOP, seedSessions, wmWorld, writeSession } from './support/wm-world.js';
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -277,4 +277,36 @@ test('bad budgets, agents and projects are INVALID_INPUT', (t) => {
   bad({ space: 'Bad Space' }, /Invalid space/);
   assert.equal(w.engine.contextBundle.build({ budget: '2,000' }).budget, 2000);
   assert.equal(w.engine.contextBundle.build({}).budget, 1500);
+});
+
+test("a project's bundle: no other project's sessions, no decision a memory superseded, no finished task as open", (t) => {
+  const w = wmWorld();
+  t.after(w.close);
+  seedSessions(w.h, w.engine);
+  writeSession(w.h, 'shop-3', SHOP, [
+    ['user', 'Add the refund endpoint', 30],
+    ['assistant', 'Refund endpoint added; all tests pass.', 29],
+    ['user', 'Thanks, that works.', 28],
+  ]);
+  w.engine.transcripts.index();
+  // The session's "integer cents" decision was captured as a memory, then superseded.
+  const cents = w.engine.memories.add({
+    content: 'Money is integer cents',
+    type: 'decision',
+    project: SHOP,
+    thread: 'claude-code:shop-1',
+    steps: '1-1',
+  });
+  const decimal = w.engine.memories.supersede(cents.id, { content: 'Money is stored as Decimal(12,2)' });
+
+  const b = w.engine.contextBundle.build({ project: SHOP, budget: 3000 });
+  assert.doesNotMatch(b.markdown, /blog|Rust lifetimes|borrow checker/i, 'nothing of the other project');
+  assert.match(b.markdown, /Add the refund endpoint · claude-code/, "this project's sessions stay");
+  assert.doesNotMatch(b.markdown, /integer cents/, 'the superseded decision is gone');
+  assert.match(b.markdown, new RegExp(`Money is stored as Decimal\\(12,2\\) <${decimal.link}>`));
+  assert.doesNotMatch(b.markdown, /Unfinished request: (that works|Add the refund endpoint)/);
+  assert.match(b.markdown, /Unfinished request: Add a test for the VAT edge case/);
+
+  // Without a project the briefing still covers the whole space.
+  assert.match(w.engine.contextBundle.build({ budget: 3000 }).markdown, /Rust lifetimes/);
 });

@@ -23,7 +23,7 @@ describe('PreToolUse policy', () => {
       engine.close();
       h.cleanup();
     });
-    const server = buildMcpServer({ engine, refreshMs: 0 });
+    const server = buildMcpServer({ engine, refreshMs: 0, tools: 'full' });
     const [a, b] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'policy-test', version: '1' });
     await Promise.all([server.connect(a), client.connect(b)]);
@@ -34,7 +34,22 @@ describe('PreToolUse policy', () => {
         t.annotations?.readOnlyHint ? 'read' : t.annotations?.destructiveHint ? 'destructive' : 'write',
       ]),
     );
-    assert.deepEqual(TOOL_CLASSES, expected);
+    // A tool with actions is annotated with its most dangerous one.
+    const rank = ['read', 'write', 'destructive'];
+    const table = Object.fromEntries(
+      Object.entries(TOOL_CLASSES).map(([name, c]) => [
+        name,
+        typeof c === 'string' ? c : rank[Math.max(...Object.values(c).map((x) => rank.indexOf(x)))],
+      ]),
+    );
+    assert.deepEqual(table, expected);
+    // A tool classed per action classes every action it offers.
+    for (const t of tools) {
+      const c = TOOL_CLASSES[t.name];
+      if (typeof c === 'string') continue;
+      const actions = (t.inputSchema.properties?.action as { enum?: string[] } | undefined)?.enum ?? [];
+      assert.deepEqual(Object.keys(c).filter(Boolean).sort(), [...actions].sort(), t.name);
+    }
     await client.close();
   });
 
@@ -75,9 +90,11 @@ describe('PreToolUse policy', () => {
       ].join('\n')}\n`,
     );
   };
-  const decide = async (tool: string) => {
+  const decide = async (tool: string, action?: string) => {
     const p = w.payload('antigravity', 'PreToolUse');
     (p.toolCall as { name: string }).name = tool;
+    // Antigravity JSON-encodes each argument's value.
+    if (action) (p.toolCall as { args: Record<string, string> }).args = { action: JSON.stringify(action) };
     const r = await runHook('antigravity', 'PreToolUse', p, w.env);
     assert.equal(r.status, 0, r.stderr);
     return r.json().decision as string;
@@ -86,16 +103,23 @@ describe('PreToolUse policy', () => {
   it('allows reads, asks before destructive tools, asks before writes nobody asked for', async () => {
     said('Now make the refund endpoint idempotent too.');
     assert.equal(await decide('mcp_tapedeck_memory_search'), 'allow');
-    assert.equal(await decide('mcp_tapedeck_search_conversations'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_recall'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_skills', 'find'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_fs', 'cat'), 'allow');
     assert.equal(await decide('mcp_tapedeck_memory_add'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_remember'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_skills', 'propose'), 'ask');
     assert.equal(await decide('mcp_tapedeck_memory_forget'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_skills', 'delete_everything'), 'ask');
     assert.equal(await decide('mcp_tapedeck_some_future_tool'), 'ask');
   });
 
   it('allows writes when the user asked to remember or save, never destructive ones', async () => {
     said('Great. Remember that order creation is idempotent by Idempotency-Key.');
     assert.equal(await decide('mcp_tapedeck_memory_add'), 'allow');
-    assert.equal(await decide('mcp_tapedeck_fs_write'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_remember', 'add'), 'allow');
+    assert.equal(await decide('mcp_tapedeck_remember', 'forget'), 'ask');
+    assert.equal(await decide('mcp_tapedeck_fs', 'rm'), 'ask');
     assert.equal(await decide('mcp_tapedeck_rules_remove'), 'ask');
   });
 });

@@ -128,7 +128,7 @@ describe('keys', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'memory_add', arguments: { content: 'via mcp' } },
+        params: { name: 'remember', arguments: { content: 'via mcp' } },
       },
       headers: { accept: 'application/json, text/event-stream' },
     });

@@ -253,7 +253,7 @@ describe('tapedeck install / uninstall', () => {
     assert.equal(t.mcp_servers.tapedeck.args[1], 'mcp');
     const agents = readFileSync(join(w.home, '.codex', 'AGENTS.md'), 'utf8');
     assert.ok(agents.startsWith('# Global instructions\n\n- Be terse.\n\n<!-- tapedeck:begin'));
-    assert.match(agents, /search_conversations/);
+    assert.match(agents, /`recall`/);
     const hooks = json(join(w.home, '.codex', 'hooks.json'));
     assert.match(hooks.hooks.SessionStart[0].hooks[0].command, /hook codex SessionStart/);
     assert.match(hooks.hooks.Stop[0].hooks[0].command, /hook codex Stop/);

@@ -1,4 +1,4 @@
-/** Memory and rule tools through a real MCP client over the in-memory transport. */
+/** (The full tool set, mcpTools=full.) Memory and rule tools through a real MCP client over the in-memory transport. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,7 +22,7 @@ before(async () => {
   h = tempHome();
   engine = h.engine();
   const [a, b] = InMemoryTransport.createLinkedPair();
-  await buildMcpServer({ engine, refreshMs: 0 }).connect(a);
+  await buildMcpServer({ engine, refreshMs: 0, tools: 'full' }).connect(a);
   client = new Client({ name: 'test', version: '1' });
   await client.connect(b);
 });

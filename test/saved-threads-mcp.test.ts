@@ -1,4 +1,4 @@
-/** thread_save and thread_handoff through an MCP client (in-memory transport). */
+/** (The full tool set, mcpTools=full.) thread_save and thread_handoff through an MCP client (in-memory transport). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,7 +24,7 @@ describe('saved-thread MCP tools', () => {
     h = tempHome();
     engine = h.engine();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildMcpServer({ engine, refreshMs: 0 }).connect(serverSide);
+    await buildMcpServer({ engine, refreshMs: 0, tools: 'full' }).connect(serverSide);
     client = new Client({ name: 'tapedeck-test', version: '1.0.0' });
     await client.connect(clientSide);
   });
@@ -86,13 +86,13 @@ describe('saved-thread MCP tools', () => {
     });
     assert.equal(stale.isError, true);
     assert.match(stale.content[0].text, /^CONFLICT: Thread "mcp-1" has 3 messages, not the expected 1/);
-    const steps = await call('get_steps', { thread: 'mcp-1' });
+    const steps = await call('read', { ref: 'mcp-1' });
     assert.match(
       steps.content[0].text,
       /mcp-1 — Why is the nightly export slow\? \(claude-code, \/home\/dev\/shop, 3 steps\)/,
     );
-    const hits = await call('search_conversations', { query: 'stream rows nightly export' });
-    assert.match(hits.content[0].text, /mcp-1#1 assistant\/response/);
+    const hits = await call('recall', { query: 'stream rows nightly export', in: 'sessions' });
+    assert.match(hits.content[0].text, /tapedeck:\/\/thread\/mcp-1#1 assistant: /);
   });
 
   it('thread_handoff returns the Markdown and saves it', async () => {

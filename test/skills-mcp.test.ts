@@ -1,4 +1,4 @@
-/** The skills and wiki MCP tools, through a real MCP client over the in-memory transport. */
+/** (The full tool set, mcpTools=full.) The skills and wiki MCP tools, through a real MCP client over the in-memory transport. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,7 +24,7 @@ const ok = async (name: string, args: Record<string, unknown>) => {
 before(async () => {
   h = tempHome();
   engine = h.engine();
-  const server = buildMcpServer({ engine, refreshMs: 0 });
+  const server = buildMcpServer({ engine, refreshMs: 0, tools: 'full' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'tapedeck-test', version: '1.0.0' });

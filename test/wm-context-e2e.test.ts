@@ -142,7 +142,7 @@ before(async () => {
   seedSessions(mh, engine);
   engine.rules.add({ body: 'Use pnpm, never npm.' });
   engine.memories.add({ content: 'Adopt Vitest in the shop', type: 'decision', project: SHOP });
-  const server = buildMcpServer({ engine, refreshMs: 0 });
+  const server = buildMcpServer({ engine, refreshMs: 0, tools: 'full' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'tapedeck-test', version: '1.0.0' });

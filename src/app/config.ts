@@ -29,7 +29,15 @@ export interface TapedeckConfig {
   space?: string;
   /** `spaces` in config.json: project directory (absolute) → default space for work in it. */
   spaces?: Record<string, string>;
+  /**
+   * The MCP tool surface: `lean` (default: a few task tools an agent can afford to list) or
+   * `full` (every fine-grained tool too). TAPEDECK_MCP_TOOLS or `mcpTools` in config.json.
+   */
+  mcpTools: McpToolSet;
 }
+
+export const MCP_TOOL_SETS = ['lean', 'full'] as const;
+export type McpToolSet = (typeof MCP_TOOL_SETS)[number];
 
 export interface ConfigFlags {
   home?: string;
@@ -156,6 +164,9 @@ export function loadConfig(
   );
   const spaces = readSpaces(file.spaces, home, configPath);
   const space = env.TAPEDECK_SPACE?.trim() || undefined;
+  const mcpTools = env.TAPEDECK_MCP_TOOLS?.trim() || optionalString('mcpTools', file.mcpTools, configPath);
+  if (mcpTools !== undefined && !(MCP_TOOL_SETS as readonly string[]).includes(mcpTools))
+    throw invalidInput(`mcpTools (TAPEDECK_MCP_TOOLS) must be lean or full, got "${mcpTools.slice(0, 40)}"`);
   return {
     tapedeckHome,
     dbPath,
@@ -168,5 +179,6 @@ export function loadConfig(
     busyTimeoutMs,
     space,
     spaces,
+    mcpTools: (mcpTools as McpToolSet | undefined) ?? 'lean',
   };
 }

@@ -121,4 +121,37 @@ describe('handoff sections', () => {
     assert.deepEqual(h.next, []);
     assert.match(renderHandoff(h, { title: 'T', thread: 'x' }), /## Next\n- none found/);
   });
+
+  it("report the real error line of a long output, never Tapedeck's own truncation marker", () => {
+    n = 0;
+    const head = 'building 120 modules\n'.repeat(30);
+    const steps = [
+      step('user', 'prompt', 'Build the shop.'),
+      call('bash', 'npm run build'),
+      result(
+        'bash',
+        'npm run build',
+        `${head}[… 1843 more characters of output; error lines:]\nTypeError: Cannot read properties of undefined (reading 'map')`,
+      ),
+      call('bash', 'npm test'),
+      result('bash', 'npm test', `${head}[… truncated 512 more characters]`),
+    ];
+    const h = buildHandoff(steps);
+    assert.deepEqual(
+      h.risks.map((r) => r.text),
+      ["`npm run build` failed: TypeError: Cannot read properties of undefined (reading 'map')"],
+    );
+  });
+
+  it('a confirmation after a finished task does not reopen it', () => {
+    n = 0;
+    const steps = [
+      step('user', 'prompt', 'Add the refund endpoint'),
+      step('assistant', 'response', 'Refund endpoint added; all tests pass.'),
+      step('user', 'prompt', 'Thanks, that works.'),
+    ];
+    assert.deepEqual(buildHandoff(steps).next, []);
+    assert.equal(requestText('that works, now add the refund test'), 'now add the refund test');
+    assert.equal(requestText('works on the API too?'), 'works on the API too?');
+  });
 });

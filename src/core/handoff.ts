@@ -41,9 +41,13 @@ export interface HandoffOptions {
 }
 
 const ITEM_CHARS = 200;
-/** Replies that carry no request; a prompt that starts with one is read from after it. */
+/**
+ * Replies that carry no request; a prompt that starts with one is read from after it. Includes
+ * the confirmations a user sends when a task is finished ("Thanks, that works."), which must not
+ * reopen it.
+ */
 const ACK =
-  /^(?:ok(?:ay)?|yes|yep|yeah|sure|thanks?(?: you)?|thx|great|nice|cool|perfect|good|lgtm|sounds good|go ahead|continue|proceed|do it|alright|right)(?:[.,!:;]+\s*|\s*$)/i;
+  /^(?:ok(?:ay)?|yes|yep|yeah|sure|thanks?(?: you)?(?: so much)?|thx|great|nice|cool|perfect|good|lgtm|sounds good|go ahead|continue|proceed|do it|alright|right|awesome|excellent|(?:that|it|this)(?: all)? works(?: now| great| fine| perfectly)?|works(?: now| great)?|(?:looks|all) good(?: to me)?|(?:that|this) (?:did it|fixed it|is it)|(?:great|nice|good) (?:job|work)|well done)(?:[.,!:;]+\s*|\s*$)/i;
 const EDIT_TOOL = /(?:edit|write|replace|patch|create|insert)/i;
 const NOT_FILE_TOOL = /(?:todo|plan|memory|read|view|issue|comment)/i;
 const PLAN_TOOL = /(?:todo|plan)/i;

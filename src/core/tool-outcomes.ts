@@ -3,16 +3,13 @@
  * success of the same command or on the same file can be seen to settle an earlier failure).
  *
  * Parsers mark failed results with a leading `[error]`. Command output is also scanned for error
- * lines ("error TS2307", "1 failed", "not ok 17"); file contents (read, grep, fetch) are not, since
- * source code mentions errors all the time.
+ * lines (core/error-lines.ts: "error TS2307", "TypeError:", "1 failed", "not ok 17"); file contents
+ * (read, grep, fetch) are not, since source code mentions errors all the time.
  */
+import { isErrorLine } from './error-lines.js';
 import { squash } from './text.js';
 
 const COMMAND_TOOL = /(?:bash|shell|command|exec|terminal|^run)/i;
-const ERROR_LINE =
-  /\b(?:error|fatal|exception|traceback|panic|segmentation fault)\b|\bnot ok\b|^\s*FAIL\b|\b[1-9]\d*\s+(?:failed|failing|errors?)\b|\bcommand not found\b|\bexit (?:code|status) [1-9]/i;
-const BENIGN_LINE =
-  /\b(?:0|no|zero)\s+(?:errors?|failures?|failed|failing)\b|\berrors?:\s*(?:0|\(none\)|none)\s*$|^\s*(?:stderr|error):\s*(?:\(none\)|\(empty\))?\s*$/i;
 /** Lines where a tool echoes the command it ran (Gemini CLI: `Command: …`, `Directory: …`). */
 const ECHO_LINE = /^\s*(?:command|directory|cwd):/i;
 /** Words in front of a command that say nothing about which command it is. */
@@ -29,7 +26,7 @@ export function failureLine(text: string, tool: string | undefined): string | un
   const marked = text.startsWith('[error]');
   if (!marked && !isCommandTool(tool)) return undefined;
   const lines = (marked ? text.slice('[error]'.length) : text).split('\n');
-  const errorLine = lines.find((l) => ERROR_LINE.test(l) && !BENIGN_LINE.test(l) && !ECHO_LINE.test(l));
+  const errorLine = lines.find((l) => isErrorLine(l) && !ECHO_LINE.test(l));
   if (errorLine !== undefined) return squash(errorLine);
   if (!marked) return undefined;
   return squash(lines.find((l) => l.trim() !== '' && !ECHO_LINE.test(l)) ?? '') || 'failed';

@@ -31,6 +31,11 @@ export interface WmItem {
   source: 'project' | 'memory' | 'session' | 'edit';
   /** The record's time (ISO), when it has one. */
   at: string | null;
+  /**
+   * The project the item is about (a session's or memory's directory), so a bundle for one
+   * project can leave out the others'; null or absent when it is about no one project.
+   */
+  project?: string | null;
 }
 
 /** The marker on the heading of a section a person edited (stripped again when edits are read). */

@@ -3,6 +3,7 @@
  * tool output reduced to a short head plus its error lines (tool output is most of a transcript's
  * bytes and least of its value); secrets redacted before anything is stored.
  */
+import { flaggedLines } from '../core/error-lines.js';
 import { fnv1a } from '../core/hash.js';
 import { identTerms } from '../core/idents.js';
 import { redact } from '../core/redact.js';
@@ -19,8 +20,6 @@ export interface IndexPolicy {
 
 export const DEFAULT_POLICY: IndexPolicy = { maxTextChars: 10_000, toolOutputChars: 800 };
 
-const ERROR_LINE =
-  /\b(error|errors|failed|failure|fatal|exception|panic|traceback|warning|denied|timeout|E[A-Z]{3,})\b/i;
 const MAX_ERROR_LINES = 5;
 /** How much of a tool output is scanned for error lines and secrets. */
 const OUTPUT_SCAN_CHARS = 200_000;
@@ -28,11 +27,7 @@ const OUTPUT_SCAN_CHARS = 200_000;
 /** Head of a tool output plus the error/warning lines found after it. */
 export function reduceToolOutput(text: string, head: number, total = text.length): string {
   if (total <= head) return text;
-  const errors: string[] = [];
-  for (const line of text.slice(head).split('\n')) {
-    if (ERROR_LINE.test(line)) errors.push(line.trim().slice(0, 240));
-    if (errors.length >= MAX_ERROR_LINES) break;
-  }
+  const errors = flaggedLines(text.slice(head), MAX_ERROR_LINES).map((l) => l.trim().slice(0, 240));
   const note = `[… ${total - head} more characters of output${errors.length ? '; error lines:' : ''}]`;
   return [text.slice(0, head), note, ...errors].join('\n');
 }

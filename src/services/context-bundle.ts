@@ -10,7 +10,7 @@
  */
 import { invalidInput } from '../core/errors.js';
 import { memoryLink } from '../core/memory.js';
-import { isAbsolutePath, normalizeProjectPath } from '../core/paths.js';
+import { isAbsolutePath, isUnder, normalizeProjectPath } from '../core/paths.js';
 import {
   estimateTokens,
   type PackItem,
@@ -183,8 +183,13 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
 
       const wm = workingMemory.read({ space });
       const inBriefing = new Set<string>();
+      // A project's bundle leaves out the briefing's lines about other projects (the briefing
+      // covers the whole space); lines about no one project, and a person's edits, stay.
+      const elsewhere = (p: string | null | undefined) =>
+        !!project && !!p && !isUnder(p, project) && !isUnder(project, p);
       for (const s of wm.sections) {
         s.items.forEach((item, i) => {
+          if (elsewhere(item.project)) return;
           // A memory the briefing quotes (a decision, a plan) is not repeated; a project's link is only a pointer.
           if (item.link && item.source === 'memory') inBriefing.add(item.link);
           candidates.push({

@@ -1,5 +1,6 @@
 /** Shared per-invocation setup for commands: config from global flags, and the engine. */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadConfig, type TapedeckConfig } from '../../app/config.js';
 import { connectEngine, type Engine, type EngineOptions } from '../../app/engine.js';
 import { invalidInput } from '../../core/errors.js';
@@ -58,6 +59,10 @@ function localStoreMissing(config: TapedeckConfig, local: boolean | undefined): 
 export function missingStorePath(engine: Engine): string | undefined {
   return standIns.get(engine);
 }
+
+/** A `--project` directory as an absolute path: `.` and relative paths are read from the cwd. */
+export const projectOption = (dir: string | undefined): string | undefined =>
+  dir === undefined || dir === '' ? undefined : resolve(dir);
 
 /** Parse an integer option, rejecting junk with a usage error. */
 export function intOption(name: string, value: string | undefined, min = 0): number | undefined {

@@ -6,7 +6,8 @@ import { bold, colorEnabled, dim } from './style.js';
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
 const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
 
-export function formatSearch(r: SearchResult): string {
+/** Search hits for people; `store` (e.g. ` --db <file>`) is added to each printed `tapedeck show`. */
+export function formatSearch(r: SearchResult, store = ''): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
   const lines = [
     `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`,
@@ -18,7 +19,7 @@ export function formatSearch(r: SearchResult): string {
       `${i + 1}. ${bold(h.title ?? h.thread)}`,
       `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
       `   ${marked}`,
-      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}   ${tildify(h.source.path)}:${h.source.line}`)}`,
+      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}${store}   ${tildify(h.source.path)}:${h.source.line}`)}`,
       '',
     );
   });

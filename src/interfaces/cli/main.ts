@@ -71,10 +71,13 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .option('--limit <n>', 'number of hits (default 10, at most 100)')
     .option('--no-index', 'do not refresh the index before searching')
     .addOption(jsonOpt())
+    // `-redis` excludes a word: let it (and any unknown short option) into the query unquoted.
+    .allowUnknownOption()
     .action(
-      action(async (flags, words: string[]) =>
-        (await import('./commands/search.js')).runSearch(words.join(' '), flags),
-      ),
+      action(async (flags, words: string[]) => {
+        const search = await import('./commands/search.js');
+        await search.runSearch(search.queryOf(words, process.argv.includes('--')), flags);
+      }),
     );
 
   program

@@ -27,7 +27,7 @@ export function wrap(markdown: string, origin: string): string {
     markdown.trim(),
     '',
     "Tapedeck is this user's memory. Search past sessions and memories with its MCP tools " +
-      '(search_conversations, memory_search, get_steps) before redoing work; save what matters with memory_add.',
+      '(recall, then read a hit) before redoing work; save what matters with remember.',
     '</tapedeck_context>',
   ].join('\n');
 }

@@ -46,11 +46,24 @@ export interface HookInput {
   invocationNum?: number;
   fullyIdle?: boolean;
   toolName?: string;
+  /** The tool call's `action` argument, when it has one (Antigravity JSON-encodes each value). */
+  toolAction?: string;
   /** Why the payload could not be read, when it could not. */
   problem?: string;
 }
 
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+/** An argument's text: Antigravity sends `"\"add\""` (a JSON-encoded string), others `"add"`. */
+function argText(v: unknown): string | undefined {
+  const t = s(v);
+  if (!t?.startsWith('"')) return t;
+  try {
+    return s(JSON.parse(t));
+  } catch {
+    return t;
+  }
+}
 
 /** Read what the hook needs from the host's payload (snake_case or camelCase), with env fallbacks. */
 export function readInput(
@@ -84,6 +97,10 @@ export function readInput(
   if (typeof p.fullyIdle === 'boolean') input.fullyIdle = p.fullyIdle;
   const call = p.toolCall && typeof p.toolCall === 'object' ? (p.toolCall as Record<string, unknown>) : {};
   input.toolName = s(call.name) ?? s(p.tool_name);
+  const args = [call.args, p.tool_input].find((a) => a && typeof a === 'object') as
+    | Record<string, unknown>
+    | undefined;
+  input.toolAction = argText(args?.action);
   return input;
 }
 

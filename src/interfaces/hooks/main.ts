@@ -131,7 +131,7 @@ export async function runHook(argv: string[]): Promise<void> {
       }
       case 'tool': {
         const { decideTool } = await import('./tool-policy.js');
-        emit(decideTool(input.toolName, input.transcriptPath));
+        emit(decideTool(input.toolName, input.transcriptPath, input.toolAction));
         break;
       }
       case 'save':

@@ -1,20 +1,45 @@
 /**
- * Antigravity's PreToolUse answer for Tapedeck's own MCP tools (`mcp_tapedeck_<tool>`): read-only tools
- * run without asking; tools that destroy or remove always ask; the other writes run without asking
- * only when the user's latest message asked to remember or save, and ask otherwise. A tool this
- * table does not know asks. test/hooks-policy.test.ts checks the table against the MCP server's
- * own readOnlyHint / destructiveHint annotations.
+ * Antigravity's PreToolUse answer for Tapedeck's own MCP tools (`mcp_tapedeck_<tool>`): reads run
+ * without asking; what destroys or removes always asks; the other writes run without asking only
+ * when the user's latest message asked to remember or save, and ask otherwise. A tool (or action)
+ * this table does not know asks. The lean tools do several things, so they are classed per
+ * `action` argument; a tool's annotations carry its most dangerous action, and
+ * test/hooks-policy.test.ts checks the table against the MCP server's readOnlyHint /
+ * destructiveHint annotations.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { asksToSave, userRequestText } from '../../core/save-intent.js';
 
 export type ToolClass = 'read' | 'write' | 'destructive';
 
-export const TOOL_CLASSES: Record<string, ToolClass> = {
-  search_conversations: 'read',
-  get_steps: 'read',
-  list_conversations: 'read',
-  index_status: 'read',
+/** Per `action` argument; `''` is the action taken when the call names none. */
+export type ActionClasses = Record<string, ToolClass>;
+
+export const TOOL_CLASSES: Record<string, ToolClass | ActionClasses> = {
+  recall: 'read',
+  read: 'read',
+  context: 'read',
+  remember: {
+    '': 'write',
+    add: 'write',
+    supersede: 'write',
+    update: 'write',
+    restore: 'write',
+    rule: 'write',
+    forget: 'destructive',
+  },
+  skills: { find: 'read', load: 'read', outcome: 'write', propose: 'write' },
+  threads: { handoff: 'write', save: 'write' },
+  fs: {
+    '': 'read',
+    ls: 'read',
+    cat: 'read',
+    find: 'read',
+    grep: 'read',
+    recall: 'read',
+    write: 'destructive',
+    rm: 'destructive',
+  },
   memory_search: 'read',
   memory_get: 'read',
   rules_resolve: 'read',
@@ -26,7 +51,6 @@ export const TOOL_CLASSES: Record<string, ToolClass> = {
   wiki_search: 'read',
   working_memory: 'read',
   context_bundle: 'read',
-  fs: 'read',
   memory_add: 'write',
   memory_update: 'write',
   memory_supersede: 'write',
@@ -42,7 +66,6 @@ export const TOOL_CLASSES: Record<string, ToolClass> = {
   working_memory_refresh: 'write',
   memory_forget: 'destructive',
   rules_remove: 'destructive',
-  fs_write: 'destructive',
 };
 
 const PREFIX = 'mcp_tapedeck_';
@@ -82,11 +105,22 @@ export function lastUserMessage(transcriptPath: string): string | undefined {
   return undefined;
 }
 
-export function decideTool(toolName: string | undefined, transcriptPath: string | undefined): Decision {
+/** The class of one call: the tool's, or its action's (undefined when the table does not know it). */
+export function classOf(tool: string, action: string | undefined): ToolClass | undefined {
+  const entry = TOOL_CLASSES[tool];
+  return typeof entry === 'string' || entry === undefined ? entry : entry[action ?? ''];
+}
+
+export function decideTool(
+  toolName: string | undefined,
+  transcriptPath: string | undefined,
+  action?: string,
+): Decision {
   if (!toolName?.startsWith(PREFIX))
     return { decision: 'ask', reason: `${toolName ?? 'a tool'} is not Tapedeck's` };
-  const tool = toolName.slice(PREFIX.length);
-  const cls = TOOL_CLASSES[tool];
+  const name = toolName.slice(PREFIX.length);
+  const tool = action && typeof TOOL_CLASSES[name] === 'object' ? `${name} ${action}` : name;
+  const cls = classOf(name, action);
   if (cls === 'read') return { decision: 'allow', reason: `Tapedeck ${tool} only reads` };
   if (cls === 'destructive')
     return { decision: 'ask', reason: `Tapedeck ${tool} removes or overwrites data` };

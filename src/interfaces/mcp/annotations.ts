@@ -25,3 +25,11 @@ export const DESTRUCTIVE = {
 
 /** A plain-text tool result. */
 export const textResult = (text: string) => ({ content: [{ type: 'text' as const, text }] });
+
+/**
+ * The lean tools carry only the two hints clients act on (auto-approving reads, confirming
+ * destructive calls): every listed character is paid for by every session.
+ */
+export const LEAN_READ = { readOnlyHint: true, destructiveHint: false } as const;
+export const LEAN_WRITE = { readOnlyHint: false, destructiveHint: false } as const;
+export const LEAN_DESTRUCTIVE = { readOnlyHint: false, destructiveHint: true } as const;

@@ -79,6 +79,7 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
     link: m.link,
     source: 'memory',
     at: m.updated_at,
+    project: m.project,
   });
 
   function focus(sessions: ThreadRecord[], recent: Memory[]): WmItem[] {
@@ -116,6 +117,7 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
           link: p.link,
           source: 'project' as const,
           at: p.last || null,
+          project: path,
         };
       });
   }
@@ -131,6 +133,21 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
     }));
   }
 
+  /**
+   * Session steps already captured as a memory, whatever became of it: the memory speaks for the
+   * step (or, superseded or forgotten, the step is no longer a standing decision).
+   */
+  function capturedSteps(space: string): Set<string> {
+    const out = new Set<string>();
+    for (const m of memories.list({ space, status: 'all', limit: LIMITS.scan }).memories) {
+      const p = m.provenance;
+      if (!p?.thread || p.step_from === null) continue;
+      const to = Math.min(p.step_to ?? p.step_from, p.step_from + 50);
+      for (let s = p.step_from; s <= to; s++) out.add(threadLink(p.thread, s));
+    }
+    return out;
+  }
+
   const where = (t: ThreadRecord) => (t.project ? ` (${base(t.project)})` : '');
 
   return function generate(space: string, day: string): { section: WmSectionName; items: WmItem[] }[] {
@@ -140,6 +157,7 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
       .filter((t) => !t.parentId && threadSpace(t) === space);
     const recent = memories.list({ space, since: start, until: end, limit: LIMITS.scan }).memories;
     const mine = mined(sessions);
+    const captured = capturedSteps(space);
 
     const decisions = unique([
       ...recent
@@ -148,6 +166,7 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
         .map(memoryItem),
       ...mine.flatMap(({ thread, handoff }) =>
         handoff.decisions
+          .filter((d) => !captured.has(threadLink(thread.id, d.step)))
           .slice(-LIMITS.perSessionDecisions)
           .reverse()
           .map((d) => ({
@@ -155,6 +174,7 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
             link: threadLink(thread.id, d.step),
             source: 'session' as const,
             at: thread.updatedAt ?? null,
+            project: thread.project ?? null,
           })),
       ),
     ]).slice(0, LIMITS.decisions);
@@ -193,6 +213,7 @@ export function createGenerator({ memories, threads, threadSpace, home }: Genera
       link: threadLink(t.id),
       source: 'session' as const,
       at: t.updatedAt ?? null,
+      project: t.project ?? null,
     }));
 
     return [

@@ -30,7 +30,8 @@ import { createSpaceService, type SpaceService } from '../spaces.js';
 import { createGenerator, type GenerateDeps, windowOf } from './generate.js';
 
 /** Bumped when the generated output changes shape, so stored briefings regenerate. */
-const GENERATOR_VERSION = 1;
+/** Bumped when generated items change shape or selection, so stored briefings regenerate. */
+const GENERATOR_VERSION = 2;
 export const MAX_SECTION_CHARS = 20_000;
 const DAY_MS = 86_400_000;
 

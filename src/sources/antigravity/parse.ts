@@ -20,8 +20,9 @@
  *   taken as their result, so one new result type does not shift every later pairing.
  *
  * Step numbers: see step-number.ts (`step_index * 16 + slot`).
- * Thread: sessionId = the conversation id (the `brain/<id>` folder). The format records no cwd, so
- * project = the first `Cwd` arg of any tool call, else unset.
+ * Thread: sessionId = the conversation id (the `brain/<id>` folder). The format records no cwd;
+ * the project comes from a stated workspace list, a command's `Cwd`, or the folder of the files
+ * the session named (workspace.ts).
  */
 
 import { toIso } from '../../core/format.js';
@@ -31,6 +32,14 @@ import type { LineParser, ParseSink } from '../../ports/source.js';
 import { antigravityStep, MAX_TOOL_CALL_SLOTS, SLOT } from './step-number.js';
 import { describeToolCall } from './tool-call.js';
 import { userRequestText } from './user-text.js';
+import {
+  activeDocument,
+  foldPath,
+  outranks,
+  type ProjectSource,
+  toPath,
+  workspaceFromListing,
+} from './workspace.js';
 
 /** A call waiting for its result (or for its background task to finish). */
 interface PendingCall {
@@ -50,6 +59,10 @@ export interface AntigravityState {
   updatedAt?: string;
   titled: boolean;
   hasProject: boolean;
+  /** What the project was taken from (absent in states saved before: then a `Cwd`). */
+  projectFrom?: ProjectSource;
+  /** The deepest folder holding every file path the session named so far. */
+  pathsDir?: string;
   pending: PendingCall[];
   background: PendingCall[];
   /** Unknown line types already reported. */
@@ -87,6 +100,9 @@ const ANSWERS: Record<string, RegExp> = {
   MULTI_REPLACE_FILE_CONTENT: /replace/,
   CODE_ACTION: /replace|write|edit/,
 };
+
+/** Tools whose target is a file (not a folder to search or list, not a command line). */
+const FILE_TOOL = /file|code_action/;
 
 /** Bounds on what the state remembers; calls beyond them are forgotten oldest first. */
 const MAX_PENDING = 32;
@@ -185,7 +201,31 @@ export class AntigravityLineParser implements LineParser {
       typeof idx === 'number' && Number.isInteger(idx) && idx >= 0 ? idx : this.s.lastIndex + 1;
     this.s.lastIndex = stepIndex;
     const ts = this.noteTime(rec.created_at, sink);
+    const content = contentText(rec.content);
+    if (content.includes('CorpusName')) {
+      const workspace = workspaceFromListing(content);
+      if (workspace) this.project(workspace, 'workspace', sink);
+    }
     this.dispatch(type, rec, { stepIndex, lineNo, ts }, sink);
+  }
+
+  /** Take `path` as the project when `source` outranks what the project came from so far. */
+  private project(path: string, source: ProjectSource, sink: ParseSink): void {
+    const current = this.s.projectFrom ?? (this.s.hasProject ? 'cwd' : undefined);
+    if (!outranks(source, current)) return;
+    this.s.projectFrom = source;
+    this.s.hasProject = true;
+    sink.thread({ project: path });
+  }
+
+  /** A file the session named: the folder of all of them is the project while nothing better is known. */
+  private notePath(raw: string | undefined, sink: ParseSink): void {
+    const path = raw ? toPath(raw) : undefined;
+    if (!path) return;
+    const dir = foldPath(this.s.pathsDir, path);
+    if (dir === undefined || dir === this.s.pathsDir) return;
+    this.s.pathsDir = dir;
+    this.project(dir, 'paths', sink);
   }
 
   private dispatch(type: string, rec: Record<string, unknown>, at: At, sink: ParseSink): void {
@@ -211,7 +251,9 @@ export class AntigravityLineParser implements LineParser {
   private userInput(rec: Record<string, unknown>, at: At, sink: ParseSink): void {
     // A new turn: calls still waiting were abandoned.
     this.s.pending = [];
-    const text = userRequestText(contentText(rec.content));
+    const raw = contentText(rec.content);
+    this.notePath(activeDocument(raw), sink);
+    const text = userRequestText(raw);
     if (!text) return;
     if (!this.s.titled) {
       this.s.titled = true;
@@ -238,10 +280,8 @@ export class AntigravityLineParser implements LineParser {
         this.issue(sink, at.lineNo, 'tool call without a name');
         continue;
       }
-      if (call.cwd && !this.s.hasProject) {
-        this.s.hasProject = true;
-        sink.thread({ project: call.cwd });
-      }
+      if (call.cwd) this.project(call.cwd, 'cwd', sink);
+      else if (call.target && FILE_TOOL.test(call.tool)) this.notePath(call.target, sink);
       this.s.pending.push({ tool: call.tool, target: call.target });
       if (slot === MAX_TOOL_CALL_SLOTS) {
         this.issue(

@@ -32,6 +32,8 @@ describe('gemini-cli example sessions (examples/home)', () => {
   it('Docker: node:20-slim multi-stage chosen, alpine rejected because of better-sqlite3 on musl', () => {
     const { file, r } = session('7d3a9c2e-5b14-4f0a-8e63-91c2d4b7a058');
     assert.equal(file.mode, 'document');
+    // The document names no workspace; the project comes from .project_root beside chats/.
+    assert.equal(r.thread.project, '/home/dev/acme-shop');
     const text = r.steps.map((s) => s.text).join('\n');
     assert.match(text, /Decision: `node:20-slim`, multi-stage/);
     assert.match(

@@ -17,8 +17,9 @@
  * Thread facts: sessionId and startTime from the metadata; updatedAt = the latest of
  * `lastUpdated` and message timestamps; title = the first prompt (re-derived if a rewind removes
  * it). Gemini CLI keys its folders by a project hash or slug and normally records no path, so
- * project is set only when the session itself carries one: `projectRoot`, `cwd`, or the first of
- * `directories` (the workspace list `/dir add` records, which starts with the project root).
+ * project comes from the session itself when it carries one (`projectRoot`, `cwd`, or the first
+ * of `directories`, the workspace list `/dir add` records, which starts with the project root),
+ * else from the `.project_root` file the CLI keeps in the project folder (project-root.ts).
  * A subagent session (`chats/<parentSessionId>/<id>.jsonl`) gets parentId `gemini-cli:<parent>`.
  */
 
@@ -26,6 +27,7 @@ import { toIso } from '../../core/format.js';
 import { asString, isRecord, titleFrom } from '../../core/text.js';
 import type { ParseSink } from '../../ports/source.js';
 import { messageSteps } from './message-steps.js';
+import { projectRootBeside } from './project-root.js';
 import type { StepDraft } from './step-draft.js';
 
 /** Everything needed to continue after the last line; small and JSON-serializable. */
@@ -112,7 +114,7 @@ export class GeminiSession {
       sink.thread({ startedAt: started });
     }
     this.noteUpdated(toIso(meta.lastUpdated), sink);
-    const project = this.s.hasProject ? undefined : projectOf(meta);
+    const project = this.s.hasProject ? undefined : (projectOf(meta) ?? projectRootBeside(this.path));
     if (project) {
       this.s.hasProject = true;
       sink.thread({ project });

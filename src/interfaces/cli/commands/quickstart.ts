@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../app/config.js';
 import { createEngine } from '../../../app/engine.js';
+import { posixQuote } from '../../../core/shell-quote.js';
 import type { GlobalFlags } from '../context.js';
 import { formatIndexSummary, formatSearch } from '../format.js';
 import { print, printJson, tildify } from '../output.js';
@@ -12,6 +13,18 @@ export const EXAMPLES_HOME = fileURLToPath(new URL('../../../../examples/home', 
 
 const DEMO_QUERY = 'why did we drop the redis cache?';
 const REAL_QUERY = 'decided instead of because';
+
+/** Whether `npx` runs us (it sets npm_command=exec), so printed commands can say `npx tapedeck`. */
+const invokedByNpx = () => process.env.npm_command === 'exec';
+
+/**
+ * A search of the demo store that works when pasted as printed: it names the demo store with
+ * --db and skips the index refresh (--no-index), which would read the real home — not the
+ * samples — and drop the sample sessions from the demo store.
+ */
+export function demoSearch(me: string, dbPath: string, query = 'flaky test rounding'): string {
+  return `${me} search "${query}" --db ${posixQuote(dbPath)} --no-index`;
+}
 
 /**
  * The first-run experience: index the agents' transcripts on this machine — or, when there are
@@ -42,13 +55,16 @@ export async function runQuickstart(flags: GlobalFlags & { query?: string }): Pr
     );
     print(formatIndexSummary(summary));
     print('');
-    print(`$ tapedeck search "${query}"`);
-    print(formatSearch(result));
+    const me = invokedByNpx() ? 'npx tapedeck' : 'tapedeck';
+    // In the demo every printed command names the demo store, so each works as pasted.
+    const store = demo ? ` --db ${posixQuote(engine.config.dbPath)}` : '';
+    print(`$ ${demo ? demoSearch(me, engine.config.dbPath, query) : `${me} search "${query}"`}`);
+    print(formatSearch(result, store));
     print('');
     print(
       demo
-        ? `Explore the samples: TAPEDECK_DB=${tildify(engine.config.dbPath)} tapedeck search "flaky test rounding"`
-        : 'Next: tapedeck search "<your question>", tapedeck threads, tapedeck show <thread> --step N, tapedeck mcp',
+        ? `Explore the samples: ${demoSearch(me, engine.config.dbPath)}`
+        : `Next: ${me} search "<your question>", ${me} threads, ${me} show <thread> --step N, ${me} mcp`,
     );
   } finally {
     engine.close();

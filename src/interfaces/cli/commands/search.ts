@@ -1,6 +1,8 @@
 import type { Engine } from '../../../app/engine.js';
+import { invalidInput } from '../../../core/errors.js';
+import { posixQuote } from '../../../core/shell-quote.js';
 import type { FilterInput } from '../../../services/transcripts.js';
-import { type GlobalFlags, intOption, missingStorePath, openEngine } from '../context.js';
+import { type GlobalFlags, intOption, missingStorePath, openEngine, projectOption } from '../context.js';
 import { formatSearch } from '../format.js';
 import { NOTHING_INDEXED, print, printJson, warn } from '../output.js';
 
@@ -21,6 +23,20 @@ export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'r
   index?: boolean;
 }
 
+/**
+ * The query from the command's words. The search command lets unknown options through, so an
+ * exclusion such as `-redis` is a query word even when it comes first; an unknown `--long` option
+ * is still a usage error (most likely a mistyped flag) unless the words came after `--`.
+ */
+export function queryOf(words: string[], afterDashDash: boolean): string {
+  const flag = afterDashDash ? undefined : words.find((w) => /^--[A-Za-z]/.test(w));
+  if (flag)
+    throw invalidInput(
+      `unknown option '${flag.split('=')[0]}' (to search for it, put the query after --: tapedeck search -- ${flag})`,
+    );
+  return words.join(' ');
+}
+
 export async function runSearch(query: string, flags: SearchFlags): Promise<void> {
   const limit = intOption('limit', flags.limit, 1) ?? 10;
   // --no-index only reads: on a fresh machine it must not create the store
@@ -30,7 +46,7 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
     const result = engine.transcripts.search(query, {
       agent: flags.agent,
       role: flags.role,
-      project: flags.project,
+      project: projectOption(flags.project),
       since: flags.since,
       until: flags.until,
       thread: flags.thread,
@@ -38,7 +54,8 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
     });
     if (flags.json) printJson(result);
     else if (missingStorePath(engine)) print(NOTHING_INDEXED);
-    else print(formatSearch(result));
+    // The printed `tapedeck show` lines target the same store as this search.
+    else print(formatSearch(result, flags.db ? ` --db ${posixQuote(flags.db)}` : ''));
   } finally {
     engine.close();
   }

@@ -1,4 +1,4 @@
-import { type GlobalFlags, intOption, missingStorePath, openEngine } from '../context.js';
+import { type GlobalFlags, intOption, missingStorePath, openEngine, projectOption } from '../context.js';
 import { formatThreads } from '../format.js';
 import { NOTHING_INDEXED, print, printJson } from '../output.js';
 
@@ -16,14 +16,17 @@ export async function runThreads(flags: ThreadsFlags): Promise<void> {
   try {
     const threads = engine.transcripts.threads({
       agent: flags.agent,
-      project: flags.project,
+      project: projectOption(flags.project),
       since: flags.since,
       until: flags.until,
       limit: intOption('limit', flags.limit, 1) ?? 20,
       offset: intOption('offset', flags.offset) ?? 0,
     });
     if (flags.json) printJson({ threads });
-    else print(missingStorePath(engine) ? NOTHING_INDEXED : formatThreads(threads));
+    else if (missingStorePath(engine)) print(NOTHING_INDEXED);
+    // "nothing indexed yet" only when that is true; otherwise the filters matched nothing.
+    else if (threads.length === 0 && engine.stats().threads > 0) print('No threads match these filters.');
+    else print(formatThreads(threads));
   } finally {
     engine.close();
   }

@@ -1,40 +1,46 @@
-/** MCP tool for the context bundle: the startup payload for a session, within a token budget (read-only). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/**
+ * `context`: what a session should know before it starts — the standing rules, today's
+ * briefing, the memories and skills that matter for this project — as one bundle within a token
+ * budget, or just the rules or just the briefing.
+ */
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
-import { READ } from '../annotations.js';
+import { estimateTokens } from '../../../core/token-budget.js';
+import { LEAN_READ } from '../annotations.js';
+import { renderRule } from '../render.js';
 import type { Guard } from '../server.js';
+import type { ToolRegistrar } from '../tool-list.js';
+import { agentArg, int, projectArg, projectPath, reply } from './shared.js';
 
-const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
-
-export function registerContextBundleTools(server: McpServer, engine: Engine, guard: Guard): void {
-  const { contextBundle } = engine;
-  const cwd = process.cwd();
-
+export function registerContextTool(server: ToolRegistrar, engine: Engine, guard: Guard): void {
   server.registerTool(
-    'context_bundle',
+    'context',
     {
-      title: 'Session context',
       description:
-        "Call once at the start of a session: the standing rules to follow, today's briefing, the memories most relevant to this project and the skills index, within a token budget. Ends with what was left out.",
+        "Call first in a session: the rules to follow, today's briefing, this project's memories and skills, within a token budget. part: rules or briefing alone.",
       inputSchema: {
-        agent: z.enum(AGENTS).optional().describe('You, for agent-scoped rules'),
-        project: z.string().optional().describe('Absolute project directory'),
-        space: z.string().optional(),
-        budget: z.number().int().min(100).max(100_000).optional().describe('Max tokens (default 1500)'),
+        part: z.enum(['bundle', 'rules', 'briefing']).optional(),
+        agent: agentArg,
+        project: projectArg,
+        budget: int(100, 100_000).optional().describe('Tokens (1500)'),
       },
-      annotations: { title: 'Session context', ...READ },
+      outputSchema: { tokens: z.number(), omitted: z.number() },
+      annotations: LEAN_READ,
     },
-    guard(({ agent, project, space, budget }) => {
-      const b = contextBundle.build({ agent, project, space, budget, cwd });
-      return {
-        content: [{ type: 'text', text: b.markdown }],
-        structuredContent: {
-          tokens: b.tokens,
-          budget: b.budget,
-          omitted: b.omitted.map((o) => ({ kind: o.kind, id: o.id, link: o.link, reason: o.reason })),
-        },
-      };
+    guard(({ part = 'bundle', agent, project, budget }) => {
+      const cwd = process.cwd();
+      const dir = projectPath(project);
+      if (part === 'rules') {
+        const r = engine.rules.resolve({ agent, project: dir, cwd });
+        const text = r.rules.length ? r.rules.map(renderRule).join('\n') : 'No rules apply.';
+        return reply(text, { tokens: estimateTokens(text), omitted: 0 });
+      }
+      if (part === 'briefing') {
+        const text = engine.workingMemory.read({ cwd }).markdown;
+        return reply(text, { tokens: estimateTokens(text), omitted: 0 });
+      }
+      const b = engine.contextBundle.build({ agent, project: dir, budget, cwd });
+      return reply(b.markdown, { tokens: b.tokens, omitted: b.omitted.length });
     }),
   );
 }

@@ -3,15 +3,16 @@
  * supersede and restore write; forget is destructive (restorable, but it hides knowledge) and
  * needs `confirm: true`. Hard deletes (purge) stay on the CLI.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { isTapedeckError } from '../../../core/errors.js';
 import { UNIT_TYPES } from '../../../core/memory.js';
-import type { Memory, MemoryDetail, MemorySearchResult } from '../../../services/memories.js';
+import type { MemorySearchResult } from '../../../services/memories.js';
 import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ } from '../annotations.js';
+import { memoryHead, renderMemory } from '../render.js';
 import type { Guard } from '../server.js';
+import type { ToolRegistrar } from '../tool-list.js';
 
 const text = (t: string, structured?: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: t }],
@@ -34,33 +35,11 @@ function memoryErrors<A>(fn: (args: A) => CallToolResult): (args: A) => CallTool
   };
 }
 
-const day = (ts: string | null) => (ts ? ts.slice(0, 10) : '?');
 const cap = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (memory_get for all)` : s);
-
-function head(m: Memory): string {
-  const labels = m.labels.length ? ` [${m.labels.join(', ')}]` : '';
-  const status = m.status === 'active' ? '' : ` ${m.status.toUpperCase()}`;
-  return `${m.link} ${m.unit_type} imp=${m.importance} ${day(m.updated_at)} ${m.space}${status}${labels} — ${m.title}`;
-}
-
-function renderMemory(m: MemoryDetail): string {
-  const lines = [head(m)];
-  if (m.project) lines.push(`project: ${m.project}`);
-  if (m.provenance?.link)
-    lines.push(
-      `from: ${m.provenance.link}${m.provenance.step_to !== m.provenance.step_from ? `-${m.provenance.step_to}` : ''}`,
-    );
-  if (m.provenance?.source) lines.push(`source: ${m.provenance.source}`);
-  if (m.event_start) lines.push(`event: ${day(m.event_start)}${m.event_end ? ` → ${day(m.event_end)}` : ''}`);
-  if (m.superseded_by) lines.push(`superseded by: tapedeck://memory/${m.superseded_by}`);
-  if (m.supersedes.length) lines.push(`supersedes: ${m.supersedes.join(', ')}`);
-  lines.push(m.content);
-  return lines.join('\n');
-}
 
 function renderSearch(r: MemorySearchResult): string {
   if (r.hits.length === 0) return `No memories match "${r.query}". Try other words or fewer filters.`;
-  return r.hits.map((h, i) => `[${i + 1}] ${head(h)}\n${cap(h.content, 400)}`).join('\n');
+  return r.hits.map((h, i) => `[${i + 1}] ${memoryHead(h)}\n${cap(h.content, 400)}`).join('\n');
 }
 
 const provenanceShape = {
@@ -76,7 +55,7 @@ const contentShape = {
   project: z.string().optional().describe('Absolute project dir'),
 };
 
-export function registerMemoriesTools(server: McpServer, engine: Engine, guard: Guard): void {
+export function registerMemoriesTools(server: ToolRegistrar, engine: Engine, guard: Guard): void {
   const { memories } = engine;
   const cwd = process.cwd();
 
@@ -107,7 +86,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
           cwd,
         });
         const how = m.deduplicated ? `already known (${m.match} duplicate); labels merged` : 'saved';
-        return text(`${how}: ${head(m)}`, { id: m.id, deduplicated: m.deduplicated, link: m.link });
+        return text(`${how}: ${memoryHead(m)}`, { id: m.id, deduplicated: m.deduplicated, link: m.link });
       }),
     ),
   );
@@ -191,7 +170,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
     guard(
       memoryErrors(({ id, ...rest }) => {
         const m = memories.supersede(id, rest);
-        return text(`superseded ${m.supersedes.join(', ')} with: ${head(m)}`, {
+        return text(`superseded ${m.supersedes.join(', ')} with: ${memoryHead(m)}`, {
           id: m.id,
           supersedes: m.supersedes,
         });
@@ -236,7 +215,7 @@ export function registerMemoriesTools(server: McpServer, engine: Engine, guard: 
     guard(
       memoryErrors(({ id }) => {
         const m = memories.restore(id);
-        return text(`${m.changed ? 'restored' : 'was not forgotten'}: ${head(m)}`);
+        return text(`${m.changed ? 'restored' : 'was not forgotten'}: ${memoryHead(m)}`);
       }),
     ),
   );

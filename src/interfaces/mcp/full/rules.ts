@@ -2,26 +2,20 @@
  * MCP tools for standing rules. list/resolve are read-only; add/update write; remove is
  * destructive and needs `confirm: true`.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
-import type { ResolvedRule, Rule } from '../../../services/rules.js';
 import { DESTRUCTIVE, READ, WRITE } from '../annotations.js';
+import { renderRule } from '../render.js';
 import type { Guard } from '../server.js';
+import type { ToolRegistrar } from '../tool-list.js';
 
 const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
 const SCOPE = 'global, agent:<id>, project:<absolute dir> or space:<name>';
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 
-function render(r: Rule | ResolvedRule, i: number): string {
-  const why = 'reason' in r ? ` (applies: ${r.reason})` : '';
-  const off = r.enabled ? '' : ' DISABLED';
-  return `${i + 1}. [${r.id}] ${r.scope} p=${r.priority}${off}${why}\n${r.body}`;
-}
-
-export function registerRulesTools(server: McpServer, engine: Engine, guard: Guard): void {
+export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard: Guard): void {
   const { rules } = engine;
   const cwd = process.cwd();
 
@@ -41,7 +35,9 @@ export function registerRulesTools(server: McpServer, engine: Engine, guard: Gua
     guard(({ agent, project, space }) => {
       const r = rules.resolve({ agent, project, space, cwd });
       const head = `space ${r.space}${r.agent ? `, agent ${r.agent}` : ''}${r.project ? `, project ${r.project}` : ''}`;
-      return text(r.rules.length ? `${head}\n${r.rules.map(render).join('\n')}` : `${head}: no rules apply.`);
+      return text(
+        r.rules.length ? `${head}\n${r.rules.map(renderRule).join('\n')}` : `${head}: no rules apply.`,
+      );
     }),
   );
 
@@ -59,7 +55,7 @@ export function registerRulesTools(server: McpServer, engine: Engine, guard: Gua
     },
     guard(({ scope, space, all_spaces }) => {
       const r = rules.list({ scope, space, allSpaces: all_spaces, cwd });
-      return text(r.rules.length ? r.rules.map(render).join('\n') : 'No rules.');
+      return text(r.rules.length ? r.rules.map(renderRule).join('\n') : 'No rules.');
     }),
   );
 
@@ -79,7 +75,7 @@ export function registerRulesTools(server: McpServer, engine: Engine, guard: Gua
     },
     guard((input) => {
       const r = rules.add(input);
-      return text(`added: ${render(r, 0).slice(3)}`);
+      return text(`added: ${renderRule(r, 0).slice(3)}`);
     }),
   );
 
@@ -98,7 +94,7 @@ export function registerRulesTools(server: McpServer, engine: Engine, guard: Gua
       },
       annotations: { ...WRITE, idempotentHint: true },
     },
-    guard(({ id, ...patch }) => text(`updated: ${render(rules.update(id, patch), 0).slice(3)}`)),
+    guard(({ id, ...patch }) => text(`updated: ${renderRule(rules.update(id, patch), 0).slice(3)}`)),
   );
 
   server.registerTool(

@@ -3,18 +3,18 @@
  * refresh a cached copy, which changes nothing a reader sees), `working_memory_refresh`
  * regenerates it (a write that keeps a person's edits; dropping an edit is left to people, on the CLI).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { IDEMPOTENT_WRITE, READ } from '../annotations.js';
 import type { Guard } from '../server.js';
+import type { ToolRegistrar } from '../tool-list.js';
 
 const scope = {
   date: z.string().optional().describe('YYYY-MM-DD (UTC) or yesterday; default today'),
   space: z.string().optional(),
 };
 
-export function registerWorkingMemoryTools(server: McpServer, engine: Engine, guard: Guard): void {
+export function registerWorkingMemoryTools(server: ToolRegistrar, engine: Engine, guard: Guard): void {
   const { workingMemory } = engine;
   const cwd = process.cwd();
 

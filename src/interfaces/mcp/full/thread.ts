@@ -2,11 +2,11 @@
  * MCP tools for saved threads: thread_save (import or idempotent append) and thread_handoff.
  * Reading a saved thread goes through get_steps and search_conversations, like any session.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { WRITE } from '../annotations.js';
 import type { Guard } from '../server.js';
+import type { ToolRegistrar } from '../tool-list.js';
 
 const message = z.object({
   role: z.enum(['user', 'assistant', 'system', 'tool']),
@@ -21,7 +21,7 @@ const message = z.object({
     ),
 });
 
-export function registerSavedThreadsTools(server: McpServer, engine: Engine, guard: Guard): void {
+export function registerSavedThreadsTools(server: ToolRegistrar, engine: Engine, guard: Guard): void {
   server.registerTool(
     'thread_save',
     {

@@ -1,16 +1,16 @@
 /** MCP tools for wiki pages: read, write, search (removal goes through the fs tool, confirmed). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { MAX_WIKI_CONTENT } from '../../../services/wiki.js';
 import { IDEMPOTENT_WRITE, READ } from '../annotations.js';
 import type { Guard } from '../server.js';
+import type { ToolRegistrar } from '../tool-list.js';
 
 const space = z.string().optional().describe('Space (default: the configured one)');
 const path = z.string().min(1).max(200).describe('Page path, e.g. architecture/payments.md');
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 
-export function registerWikiTools(server: McpServer, engine: Engine, guard: Guard): void {
+export function registerWikiTools(server: ToolRegistrar, engine: Engine, guard: Guard): void {
   const { wiki } = engine;
 
   server.registerTool(
