@@ -14,7 +14,7 @@ test('four processes opening a new database at once all succeed', async () => {
     { length: 4 },
     () =>
       new Promise<{ code: number | null; err: string }>((resolve) => {
-        const c = spawn(process.execPath, [BIN, 'stats', '--json'], { env: h.env });
+        const c = spawn(process.execPath, [BIN, 'index', '--json'], { env: h.env });
         let err = '';
         c.stderr.on('data', (d) => {
           err += String(d);

@@ -631,12 +631,12 @@ for (const b of BACKENDS) {
     );
     const threads = tapedeck(['threads', '--json'], h.env).json().threads;
     assert.deepEqual(
-      threads.map((x: { id: string; stepCount: number }) => [x.id, x.stepCount]),
+      threads.map((x: { id: string; step_count: number }) => [x.id, x.step_count]),
       [[`claude-code:${S1}`, 3]],
     );
     const stats = tapedeck(['stats', '--json'], h.env);
     assert.equal(stats.status, 0, stats.stderr);
-    assert.equal(stats.json().perAgent['claude-code'].steps, 3);
+    assert.equal(stats.json().per_agent['claude-code'].steps, 3);
     const doctor = tapedeck(['doctor', '--json'], h.env);
     assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
   });
