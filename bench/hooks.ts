@@ -3,7 +3,10 @@
  * piped, stdout read), beside a bare `node -e ''` started the same way in the same run, the cases
  * interleaved round by round so machine load hits them alike. Goal: p50 ≤ 1.5× the bare node.
  *
- *   npm run build && node --import tsx bench/hooks.ts [--runs 25] [--no-server] [--json]
+ *   npm run build && node --import tsx bench/hooks.ts [--runs 25] [--no-server] [--json] [--baseline BIN]
+ *
+ * `--baseline /old/checkout/bin/tapedeck.js` interleaves the same hook cases run by another build
+ * (its own store, set up by that build), so a change is measured against the code before it.
  *
  * Cases: session start (context bundle) served from the exact cached bundle, and built from the
  * store (cache invalidated before each run); session end (the save queued and a detached worker
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '25' },
     'no-server': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -42,8 +46,8 @@ mkdirSync(transcriptDir, { recursive: true });
 const transcript = join(transcriptDir, `${SESSION}.jsonl`);
 copyFileSync(join(ROOT, 'src', 'sources', 'claude-code', 'fixtures', `${SESSION}.jsonl`), transcript);
 
-const cli = (args: string[], extra: Record<string, string> = {}) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
+const cli = (args: string[], extra: Record<string, string> = {}, bin = BIN) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tapedeck ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 };
@@ -69,15 +73,15 @@ interface Case {
 }
 
 /** The detached queue worker a session end starts must not compete with the next timed run. */
-function waitForWorker(): void {
-  const lock = join(tapedeckHome, 'queue', '.lock');
+function waitForWorker(home = tapedeckHome): void {
+  const lock = join(home, 'queue', '.lock');
   const t = Date.now();
   spawnSync('sleep', ['0.05']);
-  while ((existsSync(lock) || queued() > 0) && Date.now() - t < 20_000) spawnSync('sleep', ['0.02']);
+  while ((existsSync(lock) || queued(home) > 0) && Date.now() - t < 20_000) spawnSync('sleep', ['0.02']);
 }
-const queued = () => {
+const queued = (home: string) => {
   try {
-    return readdirSync(join(tapedeckHome, 'queue')).filter((f) => f.endsWith('.json')).length;
+    return readdirSync(join(home, 'queue')).filter((f) => f.endsWith('.json')).length;
   } catch {
     return 0;
   }
@@ -145,13 +149,40 @@ async function main() {
     bare,
     hook('SessionStart', { name: 'session start, cached bundle', check: hasContext }),
     hook('SessionStart', { name: 'session start, bundle built', before: dropCache, check: hasContext }),
-    hook('SessionEnd', { name: 'session end, save queued', after: waitForWorker }),
+    hook('SessionEnd', { name: 'session end, save queued', after: () => waitForWorker() }),
     {
       name: 'full CLI: tapedeck context',
       args: [BIN, 'context', '--agent', 'claude-code', '--project', project],
     },
     { name: 'full CLI: tapedeck index', args: [BIN, 'index', '--agent', 'claude-code'] },
   ];
+  if (values.baseline) {
+    // The build before the change, on its own store (a newer schema is not for older code).
+    const bin = values.baseline;
+    const home = join(root, 'tapedeck-baseline');
+    const benv = { TAPEDECK_HOME: home };
+    cli(['index', '--agent', 'claude-code'], benv, bin);
+    cli(
+      ['memory', 'add', '--title', 'Staging database', '--project', project, 'The staging DB is db-stage-2'],
+      benv,
+      bin,
+    );
+    cases.push(
+      {
+        ...hook('SessionStart', { check: hasContext }),
+        name: 'baseline: session start, cached bundle',
+        args: [bin, 'hook', 'claude-code', 'SessionStart'],
+        env: benv,
+      },
+      {
+        ...hook('SessionEnd'),
+        name: 'baseline: session end, save queued',
+        args: [bin, 'hook', 'claude-code', 'SessionEnd'],
+        env: benv,
+        after: () => waitForWorker(home),
+      },
+    );
+  }
   const results = measure(cases);
 
   // How long until a queued save is in the store (what the detached worker does).
@@ -171,7 +202,11 @@ async function main() {
       const serverCases: Case[] = [
         { ...bare, name: 'node -e "" (server run)' },
         hook('SessionStart', { name: 'server: session start', env: senv, check: hasContext }),
-        hook('SessionEnd', { name: 'server: session end, save queued', env: senv, after: waitForWorker }),
+        hook('SessionEnd', {
+          name: 'server: session end, save queued',
+          env: senv,
+          after: () => waitForWorker(),
+        }),
       ];
       for (const [k, v] of measure(serverCases)) results.set(k, v);
     } finally {

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ensureLocalToken, localTokenPath, readLocalToken } from '../src/app/local-token.js';
+import { clientBearer, ensureLocalToken, localTokenPath, readLocalToken } from '../src/app/local-token.js';
 import { json, type ServedHome, serveHome } from './support/http.js';
 
 let s: ServedHome;
@@ -95,6 +95,20 @@ describe('the owner token', () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  test('clients send the token only to a server on this machine, and a configured key first', () => {
+    const home = s.h.tapedeckHome;
+    assert.equal(clientBearer(s.url, undefined, home), s.token);
+    assert.equal(clientBearer('http://localhost:7420', undefined, home), s.token);
+    assert.equal(clientBearer('http://[::1]:7420', undefined, home), s.token);
+    assert.equal(
+      clientBearer('https://tapedeck.example.com', undefined, home),
+      undefined,
+      'never over the network',
+    );
+    assert.equal(clientBearer('http://127.0.0.1.example.com', undefined, home), undefined);
+    assert.equal(clientBearer(s.url, 'tapedeck_key', home), 'tapedeck_key');
   });
 
   test('API keys keep working beside it', async () => {

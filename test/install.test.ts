@@ -36,6 +36,7 @@ const SKILLS = [
   'tapedeck-thread-handoff',
   'tapedeck-fs-explore',
   'tapedeck-status',
+  'tapedeck-approvals',
 ];
 
 const CLAUDE_SETTINGS = `${JSON.stringify(

@@ -2,6 +2,7 @@
  * The composition root: the only place that picks concrete adapters and storage. Interfaces get
  * an Engine and call its services.
  */
+import { existsSync } from 'node:fs';
 import type { AgentId } from '../core/types.js';
 import { createIndexer, type Indexer } from '../ingest/indexer.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
@@ -9,11 +10,13 @@ import type { Stores } from '../ports/stores.js';
 import type { StoreStats, TranscriptStore } from '../ports/transcript-store.js';
 import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
 import { ADAPTERS } from '../sources/registry.js';
-import { openPostgresStores } from '../storage/postgres/stores.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
+import { postgresBackend, remoteBackend } from './backends.js';
 import type { TapedeckConfig } from './config.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
-import { createRemoteEngine } from './remote/remote-engine.js';
+import { secureHome } from './owner-only.js';
+import { redactingStores } from './redacting-stores.js';
+import { spawnParseWorker } from './spawn-parse-worker.js';
 
 export interface Engine extends KnowledgeServices {
   config: TapedeckConfig;
@@ -40,12 +43,20 @@ export function createEngine(
   config: TapedeckConfig,
   { readonly = false, locateHome }: EngineOptions = {},
 ): Engine {
+  // An in-memory store (a read command before anything was indexed) creates no home.
+  if (config.dbPath !== ':memory:' || existsSync(config.tapedeckHome)) secureHome(config.tapedeckHome);
   const stores = openStores(config, readonly);
   const store = stores.transcripts;
   const locateEnv: LocateEnv = locateHome
     ? { home: locateHome, env: {} }
     : { home: config.home, env: config.env };
-  const indexer = createIndexer({ store, adapters: ADAPTERS, env: locateEnv, policy: config.policy });
+  const indexer = createIndexer({
+    store,
+    adapters: ADAPTERS,
+    env: locateEnv,
+    policy: config.policy,
+    spawnParseWorker,
+  });
   const transcripts = createTranscriptService(store, indexer);
   return {
     ...createKnowledgeServices({ stores, config, store, transcripts }),
@@ -67,11 +78,16 @@ export function createEngine(
   };
 }
 
-/** The backend the configuration names: a PostgreSQL server, else the SQLite file. */
+/**
+ * The backend the configuration names: a PostgreSQL server, else the SQLite file — behind the
+ * redaction boundary, so nothing reaches either backend unredacted.
+ */
 export function openStores(config: TapedeckConfig, readonly = false): Stores {
-  return config.databaseUrl
-    ? openPostgresStores(config.databaseUrl)
-    : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs });
+  return redactingStores(
+    config.databaseUrl
+      ? postgresBackend().openPostgresStores(config.databaseUrl)
+      : openSqliteStores(config.dbPath, { readonly, busyTimeoutMs: config.busyTimeoutMs }),
+  );
 }
 
 /**
@@ -82,5 +98,7 @@ export function connectEngine(
   config: TapedeckConfig,
   options: EngineOptions & { local?: boolean } = {},
 ): Engine {
-  return config.apiUrl && !options.local ? createRemoteEngine(config) : createEngine(config, options);
+  return config.apiUrl && !options.local
+    ? remoteBackend().createRemoteEngine(config)
+    : createEngine(config, options);
 }

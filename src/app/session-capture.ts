@@ -59,8 +59,15 @@ function toMessage(s: Step): SessionMessage | null {
   };
 }
 
-/** Parse a transcript file with the agent's parser (prompts, responses and tool calls, in order). */
-export function readSessionTranscript(agent: AgentId, path: string): SessionTranscript {
+/** A transcript file read whole by the agent's own parser: its steps in order (not redacted). */
+export interface ParsedTranscript {
+  meta: Partial<ThreadMeta>;
+  steps: Step[];
+  issues: number;
+}
+
+/** Parse a transcript file with the agent's parser (every step, in step order). */
+export function readTranscriptSteps(agent: AgentId, path: string): ParsedTranscript {
   const adapter = getAdapter(agent);
   const file = preferredTranscript(agent, path);
   const steps = new Map<number, Step>();
@@ -89,9 +96,12 @@ export function readSessionTranscript(agent: AgentId, path: string): SessionTran
       closeSync(fd);
     }
   }
-  const messages = [...steps.values()]
-    .sort((a, b) => a.step - b.step)
-    .map(toMessage)
-    .filter((m): m is SessionMessage => m !== null);
+  return { meta, steps: [...steps.values()].sort((a, b) => a.step - b.step), issues };
+}
+
+/** Parse a transcript file with the agent's parser (prompts, responses and tool calls, in order). */
+export function readSessionTranscript(agent: AgentId, path: string): SessionTranscript {
+  const { meta, steps, issues } = readTranscriptSteps(agent, path);
+  const messages = steps.map(toMessage).filter((m): m is SessionMessage => m !== null);
   return { meta, messages, issues };
 }

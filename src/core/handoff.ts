@@ -119,15 +119,17 @@ function decisions(steps: readonly Step[], max: number): HandoffItem[] {
   return found.slice(-max);
 }
 
-function displayPath(path: string, project: string | undefined): string {
+/** A path relative to the project when it lies inside it. */
+export function displayPath(path: string, project: string | undefined): string {
   const root = project?.replace(/\/+$/, '');
   return root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
-const looksLikePath = (t: string) => !/\s/.test(t) && !/^[a-z]+:\/\//i.test(t) && /[/.]/.test(t);
+export const looksLikePath = (t: string): boolean =>
+  !/\s/.test(t) && !/^[a-z]+:\/\//i.test(t) && /[/.]/.test(t);
 
 /** The tool result answering a call: the next result of the same tool and target. */
-function resultOf(steps: readonly Step[], index: number): Step | undefined {
+export function resultOf(steps: readonly Step[], index: number): Step | undefined {
   const call = steps[index];
   for (let i = index + 1; i < steps.length; i++) {
     const s = steps[i];
@@ -196,16 +198,32 @@ function risks(steps: readonly Step[], project: string | undefined, max: number)
   return dedupe(out).slice(-max);
 }
 
-/** Open items of the latest todo list or plan the agent kept (Claude TodoWrite, Codex update_plan, …). */
-function openPlanItems(steps: readonly Step[]): HandoffItem[] {
+export interface PlanItem extends HandoffItem {
+  /** As the agent wrote it: pending, in_progress, completed, … */
+  status: string;
+}
+
+/** Every item of the latest todo list or plan the agent kept (Claude TodoWrite, Codex update_plan, …). */
+export function planItems(steps: readonly Step[]): PlanItem[] {
   const last = steps.findLast((s) => s.kind === 'tool_call' && !!s.tool && PLAN_TOOL.test(s.tool));
   if (!last) return [];
-  const items: HandoffItem[] = [];
+  const items: PlanItem[] = [];
   const re =
-    /"(?:content|step|description|title|text)"\s*:\s*"((?:[^"\\]|\\.)+)"\s*,\s*(?:"[a-zA-Z]+"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)?"status"\s*:\s*"(pending|in_progress|todo|not_started)"/g;
+    /"(?:content|step|description|title|text)"\s*:\s*"((?:[^"\\]|\\.)+)"\s*,\s*(?:"[a-zA-Z]+"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)?"status"\s*:\s*"([a-z_]+)"/g;
   for (const m of last.text.matchAll(re))
-    items.push({ text: `Open todo: ${shorten(m[1], 160)}`, step: last.step });
+    items.push({ text: shorten(m[1], 160), status: m[2], step: last.step });
   return items;
+}
+
+/** A plan item still to do. */
+export const isOpenPlanItem = (i: PlanItem): boolean =>
+  /^(?:pending|in_progress|todo|not_started)$/.test(i.status);
+
+/** Open items of the latest todo list or plan. */
+function openPlanItems(steps: readonly Step[]): HandoffItem[] {
+  return planItems(steps)
+    .filter(isOpenPlanItem)
+    .map((i) => ({ text: `Open todo: ${i.text}`, step: i.step }));
 }
 
 function next(steps: readonly Step[]): HandoffItem[] {

@@ -443,6 +443,155 @@ describe('redact: leaves code, prose and identifiers alone', () => {
   });
 });
 
+// Shapes from gitleaks' and secretlint's public rule sets; fake values, assembled from pieces.
+const hex = (n: number, seed = 7): string => {
+  let out = '';
+  for (let i = 0; i < n; i++) out += '0123456789abcdef'[(i * seed + 3) % 16];
+  return out;
+};
+const alnum = (n: number, seed = 7): string => {
+  const a = 'aB3cD5eF7gH9jK2LmN4pQ6rS8tU0vW1xY';
+  let out = '';
+  for (let i = 0; i < n; i++) out += a[(i * seed + 5) % a.length];
+  return out;
+};
+const SENDGRID = j('SG', '.', alnum(22), '.', alnum(43, 13));
+const SHOPIFY = (p: string) => j(p, '_', hex(32));
+const DO_TOKEN = j('dop', '_v1_', hex(64));
+const TELEGRAM_SECRET = j('AA', alnum(33, 17));
+const TELEGRAM = j('123456789', ':', TELEGRAM_SECRET);
+
+describe('redact: more providers and command lines (gitleaks and secretlint shapes)', () => {
+  test('SendGrid, Shopify, DigitalOcean', () => {
+    expectRedacted(`SENDGRID=${SENDGRID}`, 'SENDGRID=[REDACTED:sendgrid-key]', ['sendgrid-key']);
+    expectRedacted(`key is ${SENDGRID}.`, 'key is [REDACTED:sendgrid-key].');
+    for (const p of ['shpat', 'shpss', 'shpca', 'shppa'])
+      expectRedacted(
+        `X-Shopify-Access-Token: ${SHOPIFY(p)}`,
+        'X-Shopify-Access-Token: [REDACTED:shopify-token]',
+      );
+    expectRedacted(`doctl auth init -t ${DO_TOKEN}`, 'doctl auth init -t [REDACTED:digitalocean-token]');
+    expectRedacted(`"${j('doo', '_v1_', hex(64, 5))}"`, '"[REDACTED:digitalocean-token]"');
+  });
+
+  test('Telegram bot tokens keep the bot id', () => {
+    expectRedacted(
+      `curl https://api.telegram.org/bot${TELEGRAM}/getMe`,
+      'curl https://api.telegram.org/bot123456789:[REDACTED:telegram-bot-token]/getMe',
+      ['telegram-bot-token'],
+    );
+    expectRedacted(`the bot is ${TELEGRAM}`, 'the bot is 123456789:[REDACTED:telegram-bot-token]');
+    expectRedacted(`TOKEN = "${TELEGRAM}"`, 'TOKEN = "[REDACTED:secret]"');
+  });
+
+  test('other providers', () => {
+    const cases: [string, string][] = [
+      [j('pypi-', 'AgEIcHlwaS5vcmc', alnum(60)), 'pypi-token'],
+      [j('glc_', alnum(40)), 'grafana-token'],
+      [j('glsa_', alnum(32), '_', hex(8)), 'grafana-token'],
+      [j('sntryu_', hex(64)), 'sentry-token'],
+      [j('hvs', '.', alnum(90)), 'vault-token'],
+      [j('lin_api_', alnum(40)), 'linear-key'],
+      [j('PMAK-', hex(24), '-', hex(34, 3)), 'postman-key'],
+      [j('NRAK-', alnum(27).toUpperCase()), 'newrelic-key'],
+      [j('pul-', hex(40)), 'pulumi-token'],
+      [j('sbp_', hex(40)), 'supabase-token'],
+      [j('dp', '.pt.', alnum(43)), 'doppler-token'],
+      [j('sq0atp-', alnum(22)), 'square-token'],
+      [j('ntn_', '12345678901', alnum(35)), 'notion-token'],
+      [j('key-', hex(32)), 'mailgun-key'],
+      [j('sk', '.eyJ', alnum(60), '.', alnum(22)), 'mapbox-token'],
+      [j('AGE-SECRET-KEY-1', 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.repeat(2).slice(0, 58)), 'age-secret-key'],
+      [j('HRKU-AA', alnum(58)), 'heroku-key'],
+      [j('fo1_', alnum(43)), 'flyio-token'],
+      [j('nfp_', alnum(36)), 'netlify-token'],
+      [j('tapedeck', '_', alnum(43)), 'tapedeck-key'],
+      [j('tdl', '_', alnum(43, 7)), 'tapedeck-key'],
+    ];
+    for (const [token, kind] of cases)
+      expectRedacted(`export VALUE ${token} now`, `export VALUE [REDACTED:${kind}] now`, [
+        kind as RedactionKind,
+      ]);
+    expectRedacted(
+      `https://discord.com/api/webhooks/1234567890/${alnum(68)}`,
+      'https://discord.com/api/webhooks/[REDACTED:discord-webhook]',
+    );
+  });
+
+  test('passwords given inline to mysql, sshpass, redis-cli and curl', () => {
+    expectRedacted('mysql -u root -pS3cretPass app', 'mysql -u root -p[REDACTED:password] app', ['password']);
+    expectRedacted(
+      'mysqldump -uadmin -p"hunter 22" shop > shop.sql',
+      'mysqldump -uadmin -p"[REDACTED:password]" shop > shop.sql',
+    );
+    expectRedacted(
+      'sudo /usr/bin/mariadb -h db -phunter22',
+      'sudo /usr/bin/mariadb -h db -p[REDACTED:password]',
+    );
+    expectRedacted('sshpass -p hunter22 ssh deploy@web1', 'sshpass -p [REDACTED:password] ssh deploy@web1');
+    expectRedacted("sshpass -p'hunter22' scp a b", "sshpass -p'[REDACTED:password]' scp a b");
+    expectRedacted('redis-cli -h cache -a Zx9yW8vU7 ping', 'redis-cli -h cache -a [REDACTED:password] ping');
+    expectRedacted('curl -u admin:hunter22 https://x', 'curl -u admin:[REDACTED:password] https://x');
+    expectRedacted('curl --user=ci:p4ssw0rd https://x', 'curl --user=ci:[REDACTED:password] https://x');
+    expectRedacted(
+      '{"command":"cd app && mysql -proot123 -e \\"select 1\\""}',
+      '{"command":"cd app && mysql -p[REDACTED:password] -e \\"select 1\\""}',
+    );
+    // A prompt, another command's flags, references and placeholders stay.
+    expectKept('mysql -u root -p app');
+    expectKept('mysql -p');
+    expectKept('grep -p pattern file && ls -a hidden');
+    expectKept('mkdir -p src/lib && cp -a dist out');
+    expectKept('mysql -p"$DB_PASSWORD" app');
+    expectKept('sshpass -p $SSHPASS ssh host');
+    expectKept('curl -u "$USER:$TOKEN" https://x');
+    expectKept('curl -u admin https://x');
+    expectKept('ps -aux | grep node');
+  });
+
+  test('30+ harmless look-alikes stay as they are', () => {
+    const lookAlikes = [
+      'commit 9fceb02d0ae598e95dc970b74767f19372d61af8',
+      'sha256:4bc453b53cb3d914b45f4b250294236adba2c0e09ff6f03793949e7e39fd4cc1',
+      'integrity sha512-Gm9oZ1v0d8l8CcfLh2yq3bZ7kC2w5bq2T6U1w9Xb6vR1m0xg0Jb0cQK2oQv3bC8m3f7pJ0z1E1w8Xc5s0m4Kdg==',
+      'uuid 550e8400-e29b-41d4-a716-446655440000',
+      'md5 d41d8cd98f00b204e9800998ecf8427e',
+      'request-id: req_8f3b2a1c9d7e6f5a4b3c2d1e',
+      'docker pull node@sha256:0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c',
+      'chat id -1001234567890 and message 98765',
+      'time 12:30:45 and port 127.0.0.1:7420',
+      'see issue #123456789 and PR 4567',
+      'const SG = require("sendgrid"); SG.send(msg)',
+      'shpat is a prefix of Shopify admin tokens',
+      "dop_v1_ is DigitalOcean's token prefix",
+      'import { secretKey } from "./config"',
+      'key-value store, key-press handler, key-frames',
+      'sk.eyJ is what Mapbox secret tokens start with',
+      'mysql -u root -p',
+      'mysql --password app',
+      'redis-cli -a',
+      'curl -u user https://example.com',
+      'sshpass -f ~/.pw ssh host',
+      'git log --pretty=format:%H -p',
+      'npm i -D @types/node && tar -xzf a.tgz',
+      'the model used 12345 input_tokens and 678 output_tokens',
+      'lin_api_ keys are 40 characters',
+      'AGE-SECRET-KEY-1 starts an age identity',
+      'tapedeck_ is the prefix of our keys',
+      'font-family: "Inter", sans-serif; color: #dcdccc',
+      'v1.2.3-beta.4+build.567',
+      'HRKU-AA is the Heroku key prefix',
+      'nfp_ netlify personal tokens',
+      'hvs. is a Vault service token prefix; hvs.short is not one',
+      'glc_ is Grafana Cloud',
+      'ls -la && ps -aux && df -h',
+      'Telegram ids like 123456789:ABCdef are not tokens without the AA and 33 characters',
+    ];
+    assert.ok(lookAlikes.length >= 30);
+    for (const text of lookAlikes) expectKept(text);
+  });
+});
+
 describe('redact: counting, idempotence and speed', () => {
   const mixed = [
     'Here is the config I found:',

@@ -48,12 +48,36 @@ export const REDACTION_KINDS = [
   'gitlab-token',
   'slack-token',
   'slack-webhook',
+  'discord-webhook',
   'stripe-key',
   'openai-key',
   'anthropic-key',
   'google-oauth',
   'npm-token',
   'huggingface-token',
+  'sendgrid-key',
+  'shopify-token',
+  'digitalocean-token',
+  'telegram-bot-token',
+  'pypi-token',
+  'grafana-token',
+  'sentry-token',
+  'vault-token',
+  'linear-key',
+  'postman-key',
+  'newrelic-key',
+  'pulumi-token',
+  'supabase-token',
+  'doppler-token',
+  'square-token',
+  'notion-token',
+  'mailgun-key',
+  'mapbox-token',
+  'age-secret-key',
+  'heroku-key',
+  'flyio-token',
+  'netlify-token',
+  'tapedeck-key',
   'jwt',
   'url-password',
   'bearer',
@@ -132,6 +156,98 @@ const TOKEN_RULES: readonly TokenRule[] = [
   },
   { kind: 'npm-token', source: 'npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])', valid: (t) => isVaried(t, 10) },
   { kind: 'huggingface-token', source: 'hf_[A-Za-z0-9]{34}(?![A-Za-z0-9_])', valid: (t) => isVaried(t, 10) },
+  // From the public rule sets of gitleaks and secretlint (the token shapes are the providers').
+  {
+    kind: 'sendgrid-key',
+    source: 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])',
+    valid: (t) => isVaried(t, 10),
+  },
+  {
+    kind: 'shopify-token',
+    source: 'shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])',
+    valid: (t) => isVaried(t, 8),
+  },
+  {
+    kind: 'digitalocean-token',
+    source: 'do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9])',
+    valid: (t) => isVaried(t, 8),
+  },
+  { kind: 'pypi-token', source: 'pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}', valid: () => true },
+  {
+    kind: 'grafana-token',
+    source: 'glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])',
+    valid: (t) => isVaried(t, 10),
+  },
+  {
+    kind: 'sentry-token',
+    source: 'sntrys_eyJ[A-Za-z0-9+/=_-]{20,2000}|sntryu_[a-f0-9]{64}(?![A-Za-z0-9])',
+    valid: (t) => isVaried(t, 8),
+  },
+  {
+    kind: 'vault-token',
+    source: 'hv[sb]\\.[A-Za-z0-9_-]{24,512}',
+    valid: (t) => hasDigit(t) && isVaried(t, 10),
+  },
+  {
+    kind: 'linear-key',
+    source: 'lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![A-Za-z0-9])',
+    valid: (t) => isVaried(t, 10),
+  },
+  {
+    kind: 'postman-key',
+    source: 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])',
+    valid: (t) => isVaried(t, 8),
+  },
+  {
+    kind: 'newrelic-key',
+    source: 'NR(?:AK|II|JS)-[A-Za-z0-9]{27,42}(?![A-Za-z0-9])',
+    valid: (t) => hasDigit(t) && isVaried(t, 10),
+  },
+  { kind: 'pulumi-token', source: 'pul-[a-f0-9]{40}(?![A-Za-z0-9])', valid: (t) => isVaried(t, 8) },
+  { kind: 'supabase-token', source: 'sb[pa]_[a-f0-9]{40}(?![A-Za-z0-9])', valid: (t) => isVaried(t, 8) },
+  {
+    kind: 'doppler-token',
+    source: 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9_-]{40,64}',
+    valid: (t) => isVaried(t, 10),
+  },
+  { kind: 'square-token', source: 'sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}', valid: (t) => isVaried(t, 10) },
+  {
+    kind: 'notion-token',
+    source: 'ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])|secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])',
+    valid: (t) => hasDigit(t) && isVaried(t, 10),
+  },
+  {
+    kind: 'mailgun-key',
+    source: 'key-[a-f0-9]{32}(?![A-Za-z0-9])',
+    valid: (t) => hasDigit(t) && isVaried(t, 8),
+  },
+  {
+    kind: 'mapbox-token',
+    source: '[sp]k\\.eyJ[A-Za-z0-9_-]{20,1000}\\.[A-Za-z0-9_-]{20,200}',
+    valid: (t) => t.startsWith('sk.') && isVaried(t, 10),
+  },
+  {
+    kind: 'age-secret-key',
+    source: 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}',
+    valid: () => true,
+  },
+  { kind: 'heroku-key', source: 'HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])', valid: (t) => isVaried(t, 10) },
+  {
+    kind: 'flyio-token',
+    source: 'fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|fm[12][ar]?_[A-Za-z0-9+/=_-]{100,4096}',
+    valid: (t) => isVaried(t, 10),
+  },
+  {
+    kind: 'netlify-token',
+    source: 'nfp_[A-Za-z0-9]{36}(?![A-Za-z0-9])',
+    valid: (t) => hasDigit(t) && isVaried(t, 10),
+  },
+  // Tapedeck's own API keys and owner token (core/api-keys.ts, app/local-token.ts).
+  {
+    kind: 'tapedeck-key',
+    source: '(?:tapedeck|tdl)_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])',
+    valid: (t) => isVaried(t, 10),
+  },
   {
     kind: 'jwt',
     source: 'eyJ[A-Za-z0-9_-]{4,8192}\\.eyJ[A-Za-z0-9_-]{4,8192}\\.[A-Za-z0-9_-]{0,8192}',
@@ -153,17 +269,20 @@ const G_TOKEN = 2;
 const G_SLACK_HOOK = 3;
 const G_URL = 4;
 const G_SCHEME = 5;
+const G_TELEGRAM = 6;
 const RUN_START = '(?<![A-Za-z0-9+/_-])';
 const SCAN_FAST = new RegExp(
   [
     '(-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)',
     // A token is found by the separator after its prefix (or its `A`/`J`) where a token run starts: this
     // keeps base64 images, hashes and `task-sk-…` out, and the scan linear.
-    `([_.-](?<=${RUN_START}(?:gh[pousr]|github|gl(?:pat|ptt|dt|rt)|xox[abeprs]|xapp|[sr]k|whsec|ya29|GOCSPX|npm|hf)[_.-])` +
+    `([_.-](?<=${RUN_START}(?:gh[pousr]|github|gl(?:pat|ptt|dt|rt)|xox[abeprs]|xapp|[sr]k|whsec|ya29|GOCSPX|npm|hf|SG|shp(?:at|ss|ca|pa)|do[por]|pypi|glc|glsa|sntry[su]|hv[sb]|lin|PMAK|NR(?:AK|II|JS)|pul|sb[pa]|dp|sq0(?:atp|csp)|ntn|secret|key|pk|AGE|HRKU|fo1|fm[12][ar]?|nfp|tapedeck|tdl)[_.-])` +
       `|A(?<=${RUN_START}A)(?=KIA|SIA|BIA|CCA|Iza)|J(?<=${RUN_START}eyJ))`,
-    '(hooks\\.slack\\.com/(?:services|workflows|triggers)/)',
+    '(hooks\\.slack\\.com/(?:services|workflows|triggers)/|discord(?:app)?\\.com/api/webhooks/)',
     '(://)',
     `(?<![A-Za-z0-9_-])(${ci('bearer')}|${ci('basic')})[ \\t]{1,8}`,
+    // Telegram bot tokens: `<bot id>:AA<33>`, found by the colon (digits alone are everywhere).
+    '(:)(?=AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-]))',
   ].join('|'),
   'g',
 );
@@ -324,6 +443,9 @@ export function redact(text: string): RedactResult {
   // Next hit of each scanner at or after `pos`; `undefined` until searched.
   let fast: RegExpExecArray | null | undefined;
   let name: RegExpExecArray | null | undefined;
+  let command: RegExpExecArray | null | undefined;
+  // A password flag found after a command, handled when the scan reaches it (spans go in order).
+  let flag: FlagHit | null = null;
   let pos = 0;
   for (;;) {
     if (fast === undefined || (fast !== null && fast.index < pos)) {
@@ -334,17 +456,38 @@ export function redact(text: string): RedactResult {
       SCAN_NAMES.lastIndex = pos;
       name = SCAN_NAMES.exec(text);
     }
-    let at: number;
+    if (command === undefined || (command !== null && command.index < pos)) {
+      SCAN_COMMANDS.lastIndex = pos;
+      command = SCAN_COMMANDS.exec(text);
+    }
+    if (flag !== null && flag.start < pos) flag = nextFlag(text, pos, flag.segmentEnd, flag.spec);
+    const fastAt = fast?.index ?? Infinity;
+    const nameAt = name?.index ?? Infinity;
+    const commandAt = command?.index ?? Infinity;
+    const flagAt = flag?.start ?? Infinity;
+    const at = Math.min(fastAt, nameAt, commandAt, flagAt);
+    if (at === Infinity) break;
     let next: number;
-    if (fast !== null && (name === null || fast.index <= name.index)) {
-      at = fast.index;
+    if (at === flagAt && flag !== null) {
+      replaceSpan(s, flag.start, flag.end, 'password');
+      next = flag.end;
+      flag = nextFlag(text, flag.end, flag.segmentEnd, flag.spec);
+    } else if (at === fastAt && fast) {
       next = dispatch(s, fast);
       fast = undefined;
-    } else if (name !== null) {
-      at = name.index;
+    } else if (at === nameAt && name) {
       next = judgeName(s, at, at + name[0].length);
       name = undefined;
-    } else break;
+    } else {
+      const m = command as RegExpExecArray;
+      next = at + m[0].length;
+      // A command name, not the end of another word (`/usr/bin/mysql` is one, `pycurl` is not).
+      if (at === 0 || !inTable(NAME_CHARS, text.charCodeAt(at - 1))) {
+        const spec = COMMANDS[m[0]];
+        flag = nextFlag(text, next, segmentEnd(text, next), spec) ?? flag;
+      }
+      command = undefined;
+    }
     pos = next > at ? next : at + 1;
   }
   if (s.count === 0) return { text, redactions: 0, kinds: [] };
@@ -370,11 +513,124 @@ function dispatch(s: State, m: RegExpExecArray): number {
   if (m[G_PEM] !== undefined) return privateKey(s, m.index, end);
   if (m[G_URL] !== undefined) return urlPassword(s, end);
   if (m[G_SCHEME] !== undefined) return authScheme(s, end, m[G_SCHEME].toLowerCase() === 'basic');
+  if (m[G_TELEGRAM] !== undefined) {
+    // `<bot id>:AA…`: 5 to 16 digits before the colon, at a word start or after `bot` (a URL).
+    let d = m.index;
+    while (d > 0 && m.index - d < 17 && text.charCodeAt(d - 1) >= 48 && text.charCodeAt(d - 1) <= 57) d--;
+    const digits = m.index - d;
+    const lead = d === 0 || !inTable(NAME_CHARS, text.charCodeAt(d - 1)) || text.endsWith('bot', d);
+    if (digits < 5 || digits > 16 || !lead) return end;
+    // Keep the bot id (public), hide the secret half.
+    replaceSpan(s, end, end + 35, 'telegram-bot-token');
+    return end + 35;
+  }
   if (m[G_SLACK_HOOK] === undefined) return end;
-  // Slack webhook: keep `hooks.slack.com/services/`, hide the path that is the credential.
+  // Slack and Discord webhooks: keep `hooks.slack.com/services/`, hide the path that is the credential.
   const stop = scanWhile(text, end, HOOK_PATH_CHARS, 512);
-  if (stop - end >= 8 && isVaried(text.slice(end, stop), 8)) replaceSpan(s, end, stop, 'slack-webhook');
+  const kind = m[G_SLACK_HOOK].startsWith('discord') ? 'discord-webhook' : 'slack-webhook';
+  if (stop - end >= 8 && isVaried(text.slice(end, stop), 8)) replaceSpan(s, end, stop, kind);
   return stop;
+}
+
+/** Which flags carry a password inline, per command. */
+interface CommandSpec {
+  flags: readonly string[];
+  /** Flags whose value must be attached (`mysql -pPASS`; `-p` alone prompts, `-p db` names a db). */
+  attachedOnly?: readonly string[];
+  /** The value is `user:password`: only what follows the first colon goes. */
+  userPass?: boolean;
+}
+const MYSQL: CommandSpec = { flags: ['-p'], attachedOnly: ['-p'] };
+const COMMANDS: Record<string, CommandSpec> = {
+  mysql: MYSQL,
+  mysqldump: MYSQL,
+  mysqladmin: MYSQL,
+  mysqlimport: MYSQL,
+  mysqlsh: MYSQL,
+  mariadb: MYSQL,
+  'mariadb-dump': MYSQL,
+  sshpass: { flags: ['-p'] },
+  'redis-cli': { flags: ['-a', '--pass'] },
+  curl: { flags: ['-u', '--user'], userPass: true },
+};
+/** Commands that take a password on the command line, followed by a blank. */
+const SCAN_COMMANDS = /(?:mysql(?:dump|admin|import|sh)?|mariadb(?:-dump)?|sshpass|redis-cli|curl)(?=[ \t])/g;
+/** Where a command's arguments end: a line break (also JSON-escaped) or a shell separator. */
+const SEGMENT_END = charTable('\n\r;|&)`');
+const MAX_SEGMENT = 2000;
+
+interface FlagHit {
+  start: number;
+  end: number;
+  segmentEnd: number;
+  spec: CommandSpec;
+}
+
+/** The end of the command segment starting at `from`. */
+function segmentEnd(text: string, from: number): number {
+  const limit = Math.min(text.length, from + MAX_SEGMENT);
+  for (let i = from; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (inTable(SEGMENT_END, c)) return i;
+    if (c === 92 && (text[i + 1] === 'n' || text[i + 1] === 'r')) return i;
+  }
+  return limit;
+}
+
+/** The span of a word from `at`: inside its quotes when quoted (also `\"…\"` in JSON). */
+function wordAt(text: string, at: number, end: number): { from: number; to: number; next: number } | null {
+  const escaped = text[at] === '\\' && isQuote(text[at + 1]);
+  if (escaped || isQuote(text[at])) {
+    const quote = escaped ? text[at + 1] : text[at];
+    const from = at + (escaped ? 2 : 1);
+    const close = closingQuote(text, from, quote, escaped);
+    if (close === -1 || close > end) return null;
+    return { from, to: close, next: close + (escaped ? 2 : 1) };
+  }
+  let to = at;
+  while (to < end && !inTable(BLANK, text.charCodeAt(to))) to++;
+  return { from: at, to, next: to };
+}
+
+/** The next password value of a flag in `[from, end)` (see COMMANDS), or null. */
+function nextFlag(text: string, from: number, end: number, spec: CommandSpec): FlagHit | null {
+  let i = skipBlanks(text, from);
+  while (i < end) {
+    const word = wordAt(text, i, end);
+    if (word === null) return null;
+    const w = text.slice(word.from, word.to);
+    let value: { from: number; to: number } | null = null;
+    for (const flag of spec.flags) {
+      if (w === flag && word.from === i) {
+        if (spec.attachedOnly?.includes(flag)) break;
+        const v = wordAt(text, skipBlanks(text, word.next), end);
+        if (v !== null && !text.startsWith('-', v.from)) value = v;
+      } else if (w.startsWith(flag) && word.from === i && w.length > flag.length) {
+        const rest =
+          word.from + flag.length + (flag.startsWith('--') || text[word.from + flag.length] === '=' ? 1 : 0);
+        if (flag.startsWith('--') && text[word.from + flag.length] !== '=') continue;
+        value = isQuote(text[rest]) ? wordAt(text, rest, end) : { from: rest, to: word.to };
+      }
+      if (value !== null) break;
+    }
+    if (value !== null) {
+      let start = value.from;
+      if (spec.userPass) {
+        const colon = text.indexOf(':', value.from);
+        if (colon === -1 || colon >= value.to) value = null;
+        else start = colon + 1;
+      }
+      if (value !== null) {
+        const v = text.slice(start, value.to);
+        if (v.length >= 2 && !isInert(v) && !v.startsWith('$'))
+          return { start, end: value.to, segmentEnd: end, spec };
+      }
+    }
+    const after = skipBlanks(text, Math.max(word.next, i + 1));
+    if (after === i) return null;
+    i = after;
+  }
+  return null;
 }
 
 function scanWhile(text: string, from: number, table: Uint8Array, max: number): number {
@@ -573,7 +829,10 @@ interface Context {
 function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const text = s.text;
   let b = hitEnd;
-  while (b < text.length && inTable(NAME_CHARS, text.charCodeAt(b))) b++;
+  // Bounded like the look back: a hit without an operator resumes right after the word, so an
+  // unbounded scan here would make a long run of names quadratic.
+  const maxB = Math.min(text.length, hitEnd + MAX_NAME_BACK);
+  while (b < maxB && inTable(NAME_CHARS, text.charCodeAt(b))) b++;
   while (b > hitEnd && (text[b - 1] === '.' || text[b - 1] === '-')) b--;
 
   // Closing quote of a quoted key (`"api_key":`, `\"token\":`, `headers['X-Api-Key'] =`), TS `?:`.
@@ -593,8 +852,9 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const c = text[opStart];
   const eq = c === '=' && text[opStart + 1] !== '=' && text[opStart + 1] !== '~';
   const colon = c === ':' && text[opStart + 1] !== ':';
-  // Most hits (`Object.keys(`, `tests passed`) have no operator: leave before looking left.
-  if (!eq && !colon && !(spaced && !quotedKey)) return b;
+  // Most hits (`Object.keys(`, `tests passed`) have no operator: leave before looking left, right
+  // after the word, so a token that starts with it (`secret_…`, `key-…`) is still found.
+  if (!eq && !colon && !(spaced && !quotedKey)) return hitEnd;
 
   let a = hitStart;
   const minA = Math.max(0, hitStart - MAX_NAME_BACK);
@@ -615,7 +875,7 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
     op = 'colon';
     valueStart += text[opStart + 1] === '=' ? 2 : 1;
   } else if (flag || c === '"' || c === "'") op = 'space';
-  else return b;
+  else return hitEnd;
 
   const tight =
     op === 'eq' && !spaced && valueStart === opStart + 1 && !inTable(BLANK, text.charCodeAt(valueStart));
@@ -624,9 +884,9 @@ function judgeName(s: State, hitStart: number, hitEnd: number): number {
   const envStyle =
     tight && /^[A-Z][A-Z0-9_]*$/.test(name) && (a === 0 || escapedBreak || inTable(ENV_BEFORE, before));
   const info = classifyName(name.slice(name.lastIndexOf('.') + 1), envStyle);
-  if (info === undefined) return b;
+  if (info === undefined) return hitEnd;
   // Without an operator only `--password value` and `PASSWORD 'value'` (SQL) are assignments.
-  if (op === 'space' && !flag && !info.spelledOut) return b;
+  if (op === 'space' && !flag && !info.spelledOut) return hitEnd;
   // `?token=`, `&key=`, `;Password=`, `--token=`: a query, connection string or flag value is a literal.
   const literal =
     envStyle || info.azure || (tight && (flag || before === 63 || before === 38 || before === 59));

@@ -14,14 +14,16 @@ import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
 import { BufferedSink } from './buffered-sink.js';
+import { type Flush, LinesParse, type ParseLimits, parseDocumentFile } from './file-parse.js';
+import { CHUNK } from './line-reader.js';
+import { ParseOffload, type SpawnParseWorker } from './parse-offload.js';
+import { DEFAULT_POLICY, type IndexPolicy } from './prepare-step.js';
 
-type Drained = ReturnType<BufferedSink['drain']>;
 type CursorHead = Omit<FileCursor, 'state'>;
 
-import { readLines } from './line-reader.js';
-import { DEFAULT_POLICY, type IndexPolicy, prepareStep } from './prepare-step.js';
-
 const HEAD_BYTES = 4096;
+/** A run with at least this many files to read from the start uses the parse worker. */
+const OFFLOAD_MIN_FILES = 8;
 
 export interface IndexerOptions {
   store: TranscriptStore;
@@ -34,13 +36,21 @@ export interface IndexerOptions {
   maxLineBytes?: number;
   /** A `document` file larger than this is skipped and reported. */
   maxDocumentBytes?: number;
+  /**
+   * Starts a thread that parses and prepares steps while this one reads files and writes (a first
+   * index runs on two cores). Without it everything runs inline.
+   */
+  spawnParseWorker?: SpawnParseWorker;
+  /** Files with fewer unread bytes than this are parsed inline (a worker's start costs more). */
+  offloadMinBytes?: number;
 }
 
 export interface IndexRunOptions {
   agents?: AgentId[];
   /** Re-read every file from the start. */
   full?: boolean;
-  onProgress?: (done: number, total: number, path: string) => void;
+  /** After each file: files done of `total`, and the transcript bytes read so far by this run. */
+  onProgress?: (done: number, total: number, path: string, bytesRead: number) => void;
   /**
    * Stop starting new files after this many milliseconds (the MCP server's refresh before an
    * answer); what is left is picked up by the next run. `pending` in the summary says how much.
@@ -129,7 +139,23 @@ export function createIndexer({
   batchSteps = 4000,
   maxLineBytes = 32 * 1024 * 1024,
   maxDocumentBytes = 256 * 1024 * 1024,
+  spawnParseWorker,
+  offloadMinBytes = 16 * 1024,
 }: IndexerOptions): Indexer {
+  const limits: ParseLimits = { policy, batchSteps, maxLineBytes };
+  // The parse worker of the current run, and its files in flight (id → job).
+  let offload: ParseOffload | undefined;
+  /** Set for a run that may use the worker: starts it. */
+  let startOffload: (() => ParseOffload) | undefined;
+  /** The worker for a file with `bytes` left to read, started on first need; none for small files. */
+  function offloadFor(bytes: number): ParseOffload | undefined {
+    if (bytes < offloadMinBytes || !startOffload) return undefined;
+    offload ??= startOffload();
+    return offload;
+  }
+  /** Transcript bytes read by the current run (for progress). */
+  let bytesRead = 0;
+  const offloaded = new Map<number, { job: FileJob; document: boolean }>();
   const byId = new Map(adapters.map((a) => [a.id, a]));
   // What quick passes remember between runs in this process.
   let lastListing: { at: number; key: string; found: Map<AgentId, TranscriptFile[]> } | undefined;
@@ -146,6 +172,8 @@ export function createIndexer({
     private readonly written = new Set<number>();
     private minTs: string | undefined;
     private maxTs: string | undefined;
+    /** Which counter this file was added to (undone if the worker fails on it). */
+    counted: 'new' | 'updated' = 'new';
 
     constructor(
       readonly adapter: SourceAdapter,
@@ -186,16 +214,16 @@ export function createIndexer({
       };
     }
 
-    /** Apply drained ops; `keep` (document mode) removes steps the file no longer has. */
-    apply(w: TranscriptWriter, { ops, issues }: Drained, keep?: Set<number>): void {
+    /** Apply prepared ops; `keep` (document mode) removes steps the file no longer has. */
+    apply(w: TranscriptWriter, { ops, issues }: Pick<Flush, 'ops' | 'issues'>, keep?: Set<number>): void {
       w.addIssues(this.path, issues);
       this.sum.issues += issues.length;
       const hasSteps = ops.some((o) => o.type === 'step');
       if (!hasSteps && !this.threadId && !keep) return;
       for (const o of ops) {
-        if (o.type !== 'step' || !o.step.timestamp) continue;
-        if (!this.minTs || o.step.timestamp < this.minTs) this.minTs = o.step.timestamp;
-        if (!this.maxTs || o.step.timestamp > this.maxTs) this.maxTs = o.step.timestamp;
+        if (o.type !== 'step' || !o.timestamp) continue;
+        if (!this.minTs || o.timestamp < this.minTs) this.minTs = o.timestamp;
+        if (!this.maxTs || o.timestamp > this.maxTs) this.maxTs = o.timestamp;
       }
       if (!hasSteps && !this.threadId) return;
       const id = this.resolveThread();
@@ -206,7 +234,7 @@ export function createIndexer({
           if (!this.fresh || o.from <= this.maxWritten) w.truncateSteps(id, o.from);
           continue;
         }
-        const prepared = prepareStep(o.step, policy);
+        const prepared = o.prepared;
         if (!prepared) continue;
         keep?.add(prepared.step);
         if (prepared.step > this.maxWritten) this.maxWritten = prepared.step;
@@ -238,13 +266,15 @@ export function createIndexer({
   // its cursor always commit together, so a crash loses nothing and duplicates nothing.
   let pending: ((w: TranscriptWriter) => void)[] = [];
   let pendingOps = 0;
-  function enqueue(job: FileJob, cursor: FileCursor, keep?: Set<number>): void {
-    const drained = job.sink.drain();
+  function enqueue(job: FileJob, flush: Flush, keep?: Set<number>): void {
+    job.sink.meta = flush.meta;
+    const cursor = job.cursor(flush.offset, flush.lineNo, flush.state);
+    const batch: Pick<Flush, 'ops' | 'issues'> = { ops: flush.ops, issues: flush.issues };
     pending.push((w) => {
-      job.apply(w, drained, keep);
+      job.apply(w, batch, keep);
       w.saveCursor({ ...cursor, threadId: job.threadId });
     });
-    pendingOps += drained.ops.length + 1;
+    pendingOps += batch.ops.length + 1;
     if (pendingOps >= batchSteps) flushPending();
   }
   function flushPending(): void {
@@ -257,62 +287,81 @@ export function createIndexer({
     });
   }
 
-  function indexLines(job: FileJob, fd: number, cursor: CursorHead | undefined, resume: boolean): void {
-    const { adapter, path } = job;
-    let state: unknown;
-    const saved = resume ? store.cursorState(path) : null;
-    if (saved) {
-      const parsed = tryParseJson(saved);
-      state = parsed.ok ? parsed.value : undefined;
-    }
-    const parser = adapter.createLineParser(path, state);
-    let offset = resume && cursor ? cursor.offset : 0;
-    let lineNo = resume && cursor ? cursor.lineNo : 0;
-    const flush = (snapshot: unknown) => enqueue(job, job.cursor(offset, lineNo, snapshot));
-    const lines = readLines(fd, offset, lineNo + 1, maxLineBytes);
-    for (;;) {
-      const next = lines.next();
-      if (next.done) {
-        const tail = next.value;
-        // A last line without a newline may still be being written. Parse it now if it is whole
-        // JSON (a finished file may lack the final newline), but keep the cursor before it, with
-        // the parser state from before it: the next run re-reads it, and its steps upsert.
-        const snapshot = structuredClone(parser.state());
-        if (tail.text !== null && tryParseJson(tail.text).ok) parser.line(tail.text, tail.lineNo, job.sink);
-        flush(snapshot);
+  /** The saved parser state of a file resumed from its cursor. */
+  function savedState(path: string): unknown {
+    const saved = store.cursorState(path);
+    if (!saved) return undefined;
+    const parsed = tryParseJson(saved);
+    return parsed.ok ? parsed.value : undefined;
+  }
+
+  /**
+   * Read a `lines` file from the cursor on, in chunks, into `sink` (inline or the worker). With
+   * `pool` (the worker), each chunk gets its own buffer, since the last one was moved away.
+   */
+  function readChunks(
+    fd: number,
+    from: number,
+    sink: (buf: Buffer, n: number) => void,
+    pool?: ParseOffload,
+  ): void {
+    let buf = pool ? pool.buffer(CHUNK) : Buffer.allocUnsafeSlow(CHUNK);
+    for (let pos = from; ; ) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) {
+        pool?.giveBack(buf);
         return;
       }
-      const ev = next.value;
-      if (ev.kind === 'too-long') {
-        job.sink.issue({
-          path,
-          line: ev.lineNo,
-          message: `line is ${ev.bytes} bytes, over the ${maxLineBytes}-byte limit; skipped`,
-        });
-      } else {
-        if (ev.invalidUtf8)
-          job.sink.issue({ path, line: ev.lineNo, message: 'invalid UTF-8 bytes replaced with U+FFFD' });
-        parser.line(ev.text, ev.lineNo, job.sink);
-      }
-      offset = ev.end;
-      lineNo = ev.lineNo;
-      if (job.sink.size >= batchSteps) flush(parser.state());
+      bytesRead += n;
+      sink(buf, n);
+      pos += n;
+      if (pool) buf = pool.buffer(CHUNK);
     }
+  }
+
+  function indexLines(job: FileJob, fd: number, cursor: CursorHead | undefined, resume: boolean): void {
+    const { adapter, path } = job;
+    const state = resume ? savedState(path) : undefined;
+    const offset = resume && cursor ? cursor.offset : 0;
+    const lineNo = resume && cursor ? cursor.lineNo : 0;
+    const offload = offloadFor(job.st.size - offset);
+    if (offload) {
+      const id = offload.startLines(adapter.id, path, state, offset, lineNo);
+      offloaded.set(id, { job, document: false });
+      try {
+        readChunks(fd, offset, (buf, n) => offload.chunk(id, buf.subarray(0, n)), offload);
+      } catch (e) {
+        offload.drop(id);
+        offloaded.delete(id);
+        throw e;
+      }
+      offload.end(id);
+      return;
+    }
+    const parse = new LinesParse(adapter, path, state, offset, lineNo, limits, (f) => enqueue(job, f));
+    readChunks(fd, offset, (buf, n) => parse.push(buf, n));
+    parse.finish();
   }
 
   function indexDocument(job: FileJob, fd: number): void {
     const { adapter, path, st } = job;
     if (st.size > maxDocumentBytes)
       throw new Error(`document is ${st.size} bytes, over the ${maxDocumentBytes}-byte limit`);
-    const buf = Buffer.alloc(st.size);
+    const buf = Buffer.allocUnsafeSlow(st.size);
     let got = 0;
     while (got < buf.length) {
       const n = readSync(fd, buf, got, buf.length - got, got);
       if (n === 0) break;
       got += n;
     }
-    adapter.parseDocument(path, buf.subarray(0, got).toString('utf8'), job.sink);
-    enqueue(job, job.cursor(got, 0, undefined), new Set());
+    bytesRead += got;
+    const offload = offloadFor(got);
+    if (offload) {
+      offloaded.set(offload.document(adapter.id, path, buf.subarray(0, got)), { job, document: true });
+      return;
+    }
+    const text = buf.subarray(0, got).toString('utf8');
+    enqueue(job, parseDocumentFile(adapter, path, text, got, policy), new Set());
   }
 
   function indexFile(
@@ -360,12 +409,23 @@ export function createIndexer({
         sum,
         !cursor || (file.mode === 'lines' && !resume),
       );
+      job.counted = cursor ? 'updated' : 'new';
       if (file.mode === 'lines') indexLines(job, fd, cursor, resume);
       else indexDocument(job, fd);
-      if (cursor) sum.updated++;
-      else sum.new++;
+      sum[job.counted]++;
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /** A file that could not be indexed: counted, listed, and reported for `tapedeck doctor`. */
+  function skipFile(summary: IndexSummary, sum: AgentSummary, path: string, reason: string): void {
+    sum.skipped++;
+    summary.skipped.push({ path, reason });
+    try {
+      store.write((w) => w.addIssues(path, [{ path, message: `not indexed: ${reason}` }]));
+    } catch (storeError) {
+      if (isTapedeckError(storeError)) throw storeError;
     }
   }
 
@@ -373,6 +433,7 @@ export function createIndexer({
     run({ agents, full = false, onProgress, budgetMs, quick = false } = {}) {
       const started = performance.now();
       const now = Date.now();
+      bytesRead = 0;
       const agentsKey = (agents ?? []).join(',');
       const reuseListing =
         quick && !full && lastListing?.key === agentsKey && now - lastListing.at < LOCATE_TTL_MS;
@@ -432,35 +493,58 @@ export function createIndexer({
         });
         for (const i of locateIssues) summary.skipped.push({ path: i.path, reason: i.message });
       }
-      let done = 0;
-      for (const { adapter, file } of work) {
-        if (budgetMs !== undefined && performance.now() - started > budgetMs) {
-          summary.pending = work.length - done;
-          break;
-        }
-        const sum = summary.agents[adapter.id]!;
-        const cursor = cursors.get(file.path);
-        if (!checkCold && cursor && cursor.mtimeMs < now - HOT_MS) {
-          sum.unchanged++; // cold, and checked less than COLD_CHECK_MS ago
-          onProgress?.(++done, work.length, file.path);
-          continue;
-        }
-        try {
-          indexFile(adapter, file, cursor, full, sum);
-        } catch (e) {
-          if (isTapedeckError(e)) throw e; // storage problems stop the run: nothing more can be saved
-          const reason = errorMessage(e);
-          sum.skipped++;
-          summary.skipped.push({ path: file.path, reason });
-          try {
-            store.write((w) =>
-              w.addIssues(file.path, [{ path: file.path, message: `not indexed: ${reason}` }]),
-            );
-          } catch (storeError) {
-            if (isTapedeckError(storeError)) throw storeError;
+      const runFiles = (): void => {
+        let done = 0;
+        for (const { adapter, file } of work) {
+          if (budgetMs !== undefined && performance.now() - started > budgetMs) {
+            summary.pending = work.length - done;
+            return;
           }
+          const sum = summary.agents[adapter.id]!;
+          const cursor = cursors.get(file.path);
+          if (!checkCold && cursor && cursor.mtimeMs < now - HOT_MS) {
+            sum.unchanged++; // cold, and checked less than COLD_CHECK_MS ago
+            onProgress?.(++done, work.length, file.path, bytesRead);
+            continue;
+          }
+          try {
+            indexFile(adapter, file, cursor, full, sum);
+          } catch (e) {
+            if (isTapedeckError(e)) throw e; // storage problems stop the run: nothing more can be saved
+            skipFile(summary, sum, file.path, errorMessage(e));
+          }
+          onProgress?.(++done, work.length, file.path, bytesRead);
+          offload?.receive(false);
         }
-        onProgress?.(++done, work.length, file.path);
+      };
+      // A first index (or --full) parses in a worker thread while this one reads and writes; the
+      // worker starts with the first file big enough to be worth it.
+      const toRead = full ? work.length : work.filter((w) => !cursors.has(w.file.path)).length;
+      if (spawnParseWorker && budgetMs === undefined && toRead >= OFFLOAD_MIN_FILES)
+        startOffload = () =>
+          new ParseOffload(spawnParseWorker, limits, {
+            flush: (id, f, last) => {
+              const file = offloaded.get(id);
+              if (!file) return; // dropped
+              if (last) offloaded.delete(id);
+              enqueue(file.job, f, file.document ? new Set() : undefined);
+            },
+            error: (id, message) => {
+              const job = offloaded.get(id)?.job;
+              if (!job) return;
+              offloaded.delete(id);
+              job.sum[job.counted]--;
+              skipFile(summary, job.sum, job.path, message);
+            },
+          });
+      try {
+        runFiles();
+        offload?.drain();
+      } finally {
+        offload?.close();
+        offload = undefined;
+        startOffload = undefined;
+        offloaded.clear();
       }
       flushPending();
       for (const sum of Object.values(summary.agents)) {

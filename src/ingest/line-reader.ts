@@ -2,11 +2,13 @@
  * Reads complete lines from a file descriptor starting at a byte offset, in bounded chunks, so a
  * multi-gigabyte transcript or a 50 MB line never sits in memory whole. A line over the limit is
  * skipped (reported, not buffered); a last line without a newline is returned as the tail.
+ * The splitting itself (`LineSplitter`) takes chunks pushed from anywhere, so the parse worker
+ * splits the chunks the main thread read exactly as a file read here is split.
  */
 import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';
 
-const CHUNK = 1 << 20;
+export const CHUNK = 1 << 20;
 
 export type LineEvent =
   | { kind: 'line'; text: string; lineNo: number; end: number; invalidUtf8: boolean }
@@ -20,10 +22,74 @@ export interface Tail {
   tooLong: boolean;
 }
 
-function decode(buf: Buffer): { text: string; invalidUtf8: boolean } {
-  const text = buf.toString('utf8');
+function decode(buf: Buffer, from = 0, to = buf.length): { text: string; invalidUtf8: boolean } {
+  const text = buf.toString('utf8', from, to);
   // toString replaces bad bytes with U+FFFD; only then pay for the exact check.
-  return { text, invalidUtf8: text.includes('\uFFFD') && !isUtf8(buf) };
+  return { text, invalidUtf8: text.includes('\uFFFD') && !isUtf8(buf.subarray(from, to)) };
+}
+
+/** Splits consecutive chunks of a file into lines; `pos` is the file offset of the next chunk. */
+export class LineSplitter {
+  private pieces: Buffer[] = [];
+  private pending = 0;
+  private overflow = false;
+
+  constructor(
+    private pos: number,
+    private lineNo: number,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /** The lines completed by `buf[0, n)`. `buf` may be reused by the caller afterwards. */
+  *push(buf: Buffer, n = buf.length): Generator<LineEvent> {
+    let from = 0;
+    while (from < n) {
+      const nl = buf.indexOf(10, from);
+      const stop = nl === -1 || nl >= n ? n : nl;
+      const len = stop - from;
+      const end = this.pos + stop + 1;
+      if (stop === n) {
+        // No newline in the rest of the chunk: keep the piece (copied: `buf` is reused).
+        if (!this.overflow) {
+          if (this.pending + len > this.maxLineBytes) {
+            this.overflow = true;
+            this.pieces = [];
+          } else if (len > 0) this.pieces.push(Buffer.from(buf.subarray(from, stop)));
+        }
+        this.pending += len;
+        break;
+      }
+      if (!this.overflow && this.pending + len > this.maxLineBytes) this.overflow = true;
+      if (this.overflow) yield { kind: 'too-long', lineNo: this.lineNo, bytes: this.pending + len, end };
+      else if (this.pieces.length === 0) {
+        // The whole line is inside this chunk (the common case): decode it in place.
+        const to = len > 0 && buf[stop - 1] === 13 ? stop - 1 : stop;
+        yield { kind: 'line', ...decode(buf, from, to), lineNo: this.lineNo, end };
+      } else {
+        if (len > 0) this.pieces.push(buf.subarray(from, stop));
+        const line = Buffer.concat(this.pieces, this.pending + len);
+        const to = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+        yield { kind: 'line', ...decode(line, 0, to), lineNo: this.lineNo, end };
+      }
+      this.lineNo++;
+      this.pieces = [];
+      this.pending = 0;
+      this.overflow = false;
+      from = stop + 1;
+    }
+    this.pos += n;
+  }
+
+  /** What is left after the last chunk: the unterminated tail. */
+  finish(): Tail {
+    if (this.pending === 0 && !this.overflow) return { text: null, lineNo: this.lineNo, tooLong: false };
+    if (this.overflow) return { text: null, lineNo: this.lineNo, tooLong: true };
+    return {
+      text: decode(Buffer.concat(this.pieces, this.pending)).text,
+      lineNo: this.lineNo,
+      tooLong: false,
+    };
+  }
 }
 
 /**
@@ -37,43 +103,13 @@ export function* readLines(
   maxLineBytes: number,
 ): Generator<LineEvent, Tail> {
   const buf = Buffer.allocUnsafe(CHUNK);
+  const splitter = new LineSplitter(start, firstLineNo, maxLineBytes);
   let pos = start;
-  let lineNo = firstLineNo;
-  let pieces: Buffer[] = [];
-  let pending = 0;
-  let overflow = false;
   for (;;) {
     const n = readSync(fd, buf, 0, CHUNK, pos);
     if (n === 0) break;
-    let from = 0;
-    while (from < n) {
-      const nl = buf.indexOf(10, from);
-      const stop = nl === -1 || nl >= n ? n : nl;
-      const len = stop - from;
-      if (!overflow) {
-        if (pending + len > maxLineBytes) {
-          overflow = true;
-          pieces = [];
-        } else if (len > 0) pieces.push(Buffer.from(buf.subarray(from, stop)));
-      }
-      pending += len;
-      if (stop === n) break;
-      const end = pos + stop + 1;
-      if (overflow) yield { kind: 'too-long', lineNo, bytes: pending, end };
-      else {
-        const line = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, pending);
-        const last = line.length > 0 && line[line.length - 1] === 13 ? line.subarray(0, -1) : line;
-        yield { kind: 'line', ...decode(last), lineNo, end };
-      }
-      lineNo++;
-      pieces = [];
-      pending = 0;
-      overflow = false;
-      from = stop + 1;
-    }
+    yield* splitter.push(buf, n);
     pos += n;
   }
-  if (pending === 0 && !overflow) return { text: null, lineNo, tooLong: false };
-  if (overflow) return { text: null, lineNo, tooLong: true };
-  return { text: decode(Buffer.concat(pieces, pending)).text, lineNo, tooLong: false };
+  return splitter.finish();
 }

@@ -23,6 +23,18 @@ export interface BackendCapabilities {
   vectors: boolean;
 }
 
+/** What `tapedeck redact` found (and with `applied`, changed): values masked anew by today's rules. */
+export interface RemaskSummary {
+  /** Text values that today's rules mask further. */
+  values: number;
+  /** Rows holding at least one of them. */
+  rows: number;
+  /** Values per table. */
+  tables: Record<string, number>;
+  /** Whether they were written (`--apply`), or only counted. */
+  applied: boolean;
+}
+
 export interface Stores {
   readonly kind: BackendKind;
   /** The file path, or the server URL without its password. */
@@ -38,6 +50,11 @@ export interface Stores {
   readonly contextBundle: ContextBundleStore;
   readonly keys: KeyStore;
   readonly catalog: KnowledgeCatalog;
+  /**
+   * Mask every stored text again with today's redaction rules; counts only, unless `apply`.
+   * UNSUPPORTED where a backend cannot do it yet.
+   */
+  remask(apply: boolean): RemaskSummary;
   /** Run `fn` in one transaction spanning every store (a write one takes the write lock first). */
   transaction<T>(fn: () => T, mode: 'read' | 'write'): T;
   close(): void;

@@ -4,6 +4,7 @@
  */
 import { parseDateBound } from '../core/dates.js';
 import { invalidInput, notFound } from '../core/errors.js';
+import type { Reanchor } from '../core/reanchor.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
@@ -17,6 +18,7 @@ import type {
 } from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
 import { buildTimeline, type Timeline } from './timeline.js';
+import { type ReanchorInput, reanchorThread } from './reanchor.js';
 
 export interface FilterInput {
   agent?: string | string[];
@@ -86,6 +88,8 @@ export interface TranscriptService {
   resolveThreadId(id: string): string;
   /** Sessions per day (in the zone `utcOffsetMinutes` east of UTC) under the filters, for the activity chart. */
   timeline(filters?: FilterInput & { utcOffsetMinutes?: number }): Timeline;
+  /** What a compaction dropped from a session's context, rebuilt within a token budget. */
+  reanchor(input?: ReanchorInput): Reanchor;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
@@ -133,6 +137,7 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
         throw invalidInput('utc_offset must be whole minutes between -840 and 840');
       return buildTimeline(store, toFilters(rest), utcOffsetMinutes);
     },
+    reanchor: (input) => reanchorThread(store, input),
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },

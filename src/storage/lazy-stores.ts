@@ -8,6 +8,7 @@ export type StoreFactories = {
     | 'capabilities'
     | 'transcripts'
     | 'transaction'
+    | 'remask'
     | 'close'
     ? Stores[K]
     : () => Stores[K];
@@ -21,6 +22,7 @@ export function lazyStores(f: StoreFactories): Stores {
     capabilities: f.capabilities,
     transcripts: f.transcripts,
     transaction: f.transaction,
+    remask: f.remask,
     close: f.close,
   } as Stores;
   for (const k of [

@@ -1,6 +1,7 @@
 /** Shared per-invocation setup for commands: config from global flags, and the engine. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadBackends } from '../../app/backends.js';
 import { loadConfig, type TapedeckConfig } from '../../app/config.js';
 import { connectEngine, type Engine, type EngineOptions } from '../../app/engine.js';
 import { invalidInput } from '../../core/errors.js';
@@ -44,6 +45,21 @@ export function openEngine(flags: GlobalFlags, { read, ...options }: OpenOptions
     return engine;
   }
   return connectEngine(config, { ...options, local });
+}
+
+/**
+ * Load the backend modules the configuration names (PostgreSQL stores, the server client) before a
+ * command opens its engine; SQLite users load neither. A configuration that does not load is left
+ * for the command itself to report (not every command needs one).
+ */
+export async function loadBackendsFor(flags: GlobalFlags): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig({ home: flags.home, db: flags.db, apiUrl: flags.apiUrl, apiKey: flags.apiKey });
+  } catch {
+    return;
+  }
+  await loadBackends(config);
 }
 
 /** The store is a local SQLite file that has never been created (a server always exists). */

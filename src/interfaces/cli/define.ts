@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { AGENT_IDS } from '../../core/types.js';
-import type { GlobalFlags } from './context.js';
+import { type GlobalFlags, loadBackendsFor } from './context.js';
 import { fail } from './output.js';
 
 // Commander hands each action its options as an untyped bag; each command module declares the
@@ -32,6 +32,8 @@ const READ_ONLY = new Set([
   'rules resolve',
   'skills list',
   'skills find',
+  'skills suggest',
+  'skills load',
   'skills show',
   'skills proposals',
   'skills export',
@@ -65,6 +67,7 @@ export function action(fn: (flags: Flags, ...positional: never[]) => Promise<unk
     if (READ_ONLY.has(commandPath(cmd))) flags.readOnly = true;
     const positional = args.slice(0, -2) as never[];
     try {
+      await loadBackendsFor(flags);
       await fn(flags, ...positional);
     } catch (e) {
       fail(e, !!flags.json);

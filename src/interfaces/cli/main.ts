@@ -107,6 +107,23 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .action(action(async (flags) => (await import('./commands/threads.js')).runThreads(flags)));
 
   program
+    .command('reanchor')
+    .description(
+      "what a context compaction dropped: a session's latest ask, plan, files, last commands, errors",
+    )
+    .argument('[thread]', 'thread id (default: the latest session of this directory)')
+    .option('--budget <n>', 'token budget (default 600)')
+    .option('--project <path>', 'without a thread: the latest session of this directory (default: cwd)')
+    .option('--before <step>', 'read the steps before this one (default: before the last compaction)')
+    .option('--no-index', 'do not refresh the index first')
+    .addOption(jsonOpt())
+    .action(
+      action(async (flags, thread?: string) =>
+        (await import('./commands/reanchor.js')).runReanchor(thread, flags),
+      ),
+    );
+
+  program
     .command('eval')
     .description('score search on a question file: hit@1/5/10, evidence recall, session hit, MRR, latency')
     .argument('<questions.jsonl>', 'one JSON question a line (docs/eval.md); - reads standard input')
@@ -139,6 +156,15 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .description('counts per agent and the size of the store')
     .addOption(jsonOpt())
     .action(action(async (flags) => (await import('./commands/stats.js')).runStats(flags)));
+
+  program
+    .command('redact')
+    .description(
+      'mask stored values again with today’s redaction rules (a dry run that counts, unless --apply)',
+    )
+    .option('--apply', 'change them (default: only count)')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/redact.js')).runRedact(flags)));
 
   program
     .command('doctor')

@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a } from '../../core/hash.js';
+import { OWNER_DIR } from '../../core/owner-only.js';
 import { readCached, writeCached } from './context-cache.js';
 import type { HookInput } from './hosts.js';
 import type { Logger } from './log.js';
@@ -74,7 +75,7 @@ export async function contextFor(
   if (remainingMs() > LOCAL_BUILD_MS) {
     try {
       const { buildLocalBundle } = await import('./local-store.js');
-      const b = buildLocalBundle(s, key);
+      const b = await buildLocalBundle(s, key);
       writeCached(s, key, b.markdown, b.items);
       return b.items > 0 ? { text: wrap(b.markdown, 'local'), origin: 'local' } : { origin: 'local' };
     } catch (e) {
@@ -95,14 +96,14 @@ export async function contextFor(
  */
 export function firstToInject(s: HookSettings, conversation: string): boolean {
   const dir = s.paths.injected;
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: OWNER_DIR });
   const marker = join(
     dir,
     `${fnv1a(conversation).toString(16)}-${conversation.replace(/[^A-Za-z0-9-]/g, '').slice(0, 60)}`,
   );
   if (Math.random() < 0.05) prune(dir);
   try {
-    mkdirSync(marker);
+    mkdirSync(marker, { mode: OWNER_DIR });
     return true;
   } catch {
     const age = Date.now() - (statSync(marker, { throwIfNoEntry: false })?.mtimeMs ?? 0);
@@ -110,7 +111,7 @@ export function firstToInject(s: HookSettings, conversation: string): boolean {
   }
   rmSync(marker, { recursive: true, force: true });
   try {
-    mkdirSync(marker);
+    mkdirSync(marker, { mode: OWNER_DIR });
     return true;
   } catch {
     return false;

@@ -44,6 +44,8 @@ export interface HookInput {
   /** The project: cwd, or the first workspace path (Antigravity). */
   cwd?: string;
   invocationNum?: number;
+  /** Why a session started (Claude Code: startup | resume | clear | compact). */
+  source?: string;
   fullyIdle?: boolean;
   toolName?: string;
   /** The tool call's `action` argument, when it has one (Antigravity JSON-encodes each value). */
@@ -94,6 +96,7 @@ export function readInput(
   input.transcriptPath = s(p.transcript_path) ?? s(p.transcriptPath);
   input.cwd = s(p.cwd) ?? (workspaces[0] as string | undefined);
   if (typeof p.invocationNum === 'number') input.invocationNum = p.invocationNum;
+  input.source = s(p.source);
   if (typeof p.fullyIdle === 'boolean') input.fullyIdle = p.fullyIdle;
   const call = p.toolCall && typeof p.toolCall === 'object' ? (p.toolCall as Record<string, unknown>) : {};
   input.toolName = s(call.name) ?? s(p.tool_name);
@@ -103,6 +106,17 @@ export function readInput(
   input.toolAction = argText(args?.action);
   return input;
 }
+
+/**
+ * The session starts again after the host compacted its context: SessionStart with source
+ * `compact` (Claude Code; Codex since its compact lifecycle hooks). Gemini CLI's PreCompress is
+ * advisory and its SessionStart has no compaction source; Antigravity gives hooks no compaction
+ * signal.
+ */
+export const isAfterCompaction = (input: HookInput): boolean =>
+  (input.agent === 'claude-code' || input.agent === 'codex') &&
+  input.event === 'SessionStart' &&
+  input.source === 'compact';
 
 /** The answer that changes nothing: what the hook prints when it has nothing to add or fails. */
 export function safeDefault(input: Pick<HookInput, 'action'>, reason = 'Tapedeck could not decide'): unknown {

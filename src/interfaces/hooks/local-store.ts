@@ -4,13 +4,15 @@
  * config with a short busy timeout, so a store locked by a long write fails fast instead of
  * holding the agent.
  */
+import { loadBackends } from '../../app/backends.js';
 import { loadConfig } from '../../app/config.js';
 import { createEngine, type Engine } from '../../app/engine.js';
 import type { BundleKey } from './context-cache.js';
 import type { HookSettings } from './settings.js';
 
-export function openLocalEngine(s: HookSettings, busyTimeoutMs = 500): Engine {
+export async function openLocalEngine(s: HookSettings, busyTimeoutMs = 500): Promise<Engine> {
   const config = loadConfig({ home: s.tapedeckHome }, s.env);
+  await loadBackends({ databaseUrl: config.databaseUrl });
   return createEngine({ ...config, busyTimeoutMs });
 }
 
@@ -24,8 +26,8 @@ export function bundleFrom(engine: Engine, k: BundleKey): LocalBundle {
   return { markdown: b.markdown, items: b.items.length };
 }
 
-export function buildLocalBundle(s: HookSettings, k: BundleKey): LocalBundle {
-  const engine = openLocalEngine(s);
+export async function buildLocalBundle(s: HookSettings, k: BundleKey): Promise<LocalBundle> {
+  const engine = await openLocalEngine(s);
   try {
     return bundleFrom(engine, k);
   } finally {

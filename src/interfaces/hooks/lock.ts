@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { OWNER_FILE } from '../../core/owner-only.js';
 
 export interface Lock {
   release(): void;
@@ -55,7 +56,7 @@ function isStale(o: Owner | null, staleMs: number, now: number): boolean {
 function create(path: string): Lock | null {
   let fd: number;
   try {
-    fd = openSync(path, 'wx');
+    fd = openSync(path, 'wx', OWNER_FILE);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
     throw e;

@@ -5,6 +5,8 @@
  */
 import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
+import { redact } from '../../core/redact.js';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -14,10 +16,12 @@ export type Logger = (level: Level, message: string) => void;
 
 export function createLogger(path: string, tag: string, { stderr = true } = {}): Logger {
   return (level, message) => {
-    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${message.replace(/\s*\n\s*/g, ' ')}\n`;
+    // An error can quote what it failed on (a payload, a server's answer): no secret in the log.
+    const clean = redact(message).text;
+    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${tag} ${clean.replace(/\s*\n\s*/g, ' ')}\n`;
     if (stderr && level !== 'info') {
       try {
-        process.stderr.write(`tapedeck: ${message}\n`);
+        process.stderr.write(`tapedeck: ${clean}\n`);
       } catch {
         // stderr closed by the host
       }
@@ -25,12 +29,12 @@ export function createLogger(path: string, tag: string, { stderr = true } = {}):
     try {
       const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
       if (size > MAX_BYTES) renameSync(path, `${path}.1`);
-      appendFileSync(path, line);
+      appendFileSync(path, line, { mode: OWNER_FILE });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
         try {
-          mkdirSync(dirname(path), { recursive: true });
-          writeFileSync(path, line, { flag: 'a' });
+          mkdirSync(dirname(path), { recursive: true, mode: OWNER_DIR });
+          writeFileSync(path, line, { flag: 'a', mode: OWNER_FILE });
         } catch {
           // nowhere to log: stderr had it
         }

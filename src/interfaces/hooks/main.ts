@@ -10,7 +10,14 @@
  */
 import { readdirSync } from 'node:fs';
 import { AGENT_IDS, type AgentId, isAgentId } from '../../core/types.js';
-import { type Action, contextOutput, readInput, safeDefault, withNotice } from './hosts.js';
+import {
+  type Action,
+  contextOutput,
+  isAfterCompaction,
+  readInput,
+  safeDefault,
+  withNotice,
+} from './hosts.js';
 import { emit, readStdin } from './io.js';
 import { createLogger, type Logger } from './log.js';
 import { type HookPaths, readHookSettings } from './settings.js';
@@ -115,7 +122,14 @@ export async function runHook(argv: string[]): Promise<void> {
           if (input.sessionId && !firstToInject(settings, input.sessionId)) break;
         }
         input.cwd ??= process.cwd();
-        const ctx = await contextFor(settings, input, log, remaining);
+        // What the compaction dropped comes first: it is what the agent needs to carry on.
+        const reanchor = isAfterCompaction(input)
+          ? await (await import('./reanchor.js')).reanchorText(input, log)
+          : undefined;
+        const found = await contextFor(settings, input, log, remaining);
+        const ctx = reanchor
+          ? { ...found, text: [reanchor, found.text].filter(Boolean).join('\n\n') }
+          : found;
         log(
           'info',
           `context from ${ctx.origin}${ctx.text ? '' : ' (nothing to inject)'} in ${Math.round(performance.now())} ms`,
@@ -127,6 +141,8 @@ export async function runHook(argv: string[]): Promise<void> {
         if (notice) log('warn', notice);
         emit(ctx.text ? contextOutput(input, ctx.text, notice) : withNotice(input, {}, notice));
         if (pending) (await import('./save.js')).kickWorker(settings, log);
+        // After the answer: the installed skills are refreshed while the session already runs.
+        (await import('./skill-sync.js')).kickSkillSync(settings, input.cwd, log);
         break;
       }
       case 'tool': {

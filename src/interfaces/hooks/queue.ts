@@ -9,6 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a } from '../../core/hash.js';
+import { OWNER_DIR } from '../../core/owner-only.js';
 import { type AgentId, isAgentId } from '../../core/types.js';
 import { writeAtomic, writeIfAbsent } from './files.js';
 import type { HookPaths } from './settings.js';
@@ -120,7 +121,7 @@ export function scanQueue(paths: HookPaths): QueueScan {
 
 function moveAside(dir: string, path: string, file: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: OWNER_DIR });
     renameSync(path, join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${file}`));
   } catch {
     // gone already
@@ -131,7 +132,7 @@ export const countFiles = (dir: string) => list(dir).length;
 
 /** Take an item for processing: null when someone else took it first. */
 export function claim(paths: HookPaths, entry: QueueEntry): string | null {
-  mkdirSync(paths.processing, { recursive: true });
+  mkdirSync(paths.processing, { recursive: true, mode: OWNER_DIR });
   const to = join(paths.processing, `${entry.item.nonce}.${entry.file}`);
   try {
     renameSync(join(paths.queue, entry.file), to);

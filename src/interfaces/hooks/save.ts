@@ -6,7 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../app/package-path.js';
+import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 import { isOpen } from './breaker.js';
 import type { HookInput } from './hosts.js';
 import { lockOwner } from './lock.js';
@@ -15,8 +16,8 @@ import { enqueue, newItem, scanQueue } from './queue.js';
 import type { HookSettings } from './settings.js';
 import { recordError } from './state.js';
 
-/** bin/tapedeck.js of this installation (from dist/interfaces/hooks/ or src/interfaces/hooks/). */
-export const TAPEDECK_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
+/** bin/tapedeck.js of this installation. */
+export const TAPEDECK_BIN = packagePath('bin', 'tapedeck.js');
 
 /** A retry worker is started at most this often when nothing new was queued. */
 const RETRY_COOLDOWN_MS = 30_000;
@@ -71,7 +72,7 @@ export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {})
     if (!scanQueue(s.paths).entries.some((e) => !e.item.notBefore || e.item.notBefore <= now)) return false;
   }
   try {
-    mkdirSync(s.paths.dir, { recursive: true });
+    mkdirSync(s.paths.dir, { recursive: true, mode: OWNER_DIR });
     const child = spawn(
       process.execPath,
       [TAPEDECK_BIN, 'queue', 'flush', '--from-hook', '--home', s.tapedeckHome],
@@ -84,7 +85,7 @@ export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {})
     );
     child.on('error', (e) => log('error', `could not start the queue worker: ${e.message}`));
     child.unref();
-    writeFileSync(s.paths.spawned, String(child.pid ?? ''));
+    writeFileSync(s.paths.spawned, String(child.pid ?? ''), { mode: OWNER_FILE });
     return true;
   } catch (e) {
     log('error', `could not start the queue worker: ${(e as Error).message}`);

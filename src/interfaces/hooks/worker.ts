@@ -80,7 +80,7 @@ export async function flushQueue(s: HookSettings, o: FlushOptions): Promise<Flus
   const started = Date.now();
   let engine: Engine | undefined;
   const local = async () => {
-    if (!engine) engine = (await import('./local-store.js')).openLocalEngine(s, 5000);
+    if (!engine) engine = await (await import('./local-store.js')).openLocalEngine(s, 5000);
     return engine;
   };
   const warm = new Map<string, { agent: string; project?: string; markdown: string; items: number }>();

@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Engine } from '../../app/engine.js';
 import { ensureLocalToken } from '../../app/local-token.js';
+import { redact } from '../../core/redact.js';
 import { authMiddleware } from './auth.js';
 import { MiB } from './body.js';
 import type { RoutesContext } from './context.js';
@@ -76,7 +77,7 @@ export function createHttpApp(
     threadBodyLimit = 16 * MiB,
     refreshMs = 0,
     throttle,
-    log = (line) => process.stderr.write(`tapedeck serve: ${line}\n`),
+    log = (line) => process.stderr.write(`tapedeck serve: ${redact(line).text}\n`),
     logRequests = false,
     workers = 1,
     localToken,

@@ -24,6 +24,7 @@ import { createToolList } from './tool-list.js';
 import { registerContextTool } from './tools/context.js';
 import { registerFsTool } from './tools/fs.js';
 import { registerReadTool } from './tools/read.js';
+import { registerReanchorTool } from './tools/reanchor.js';
 import { registerRecallTool } from './tools/recall.js';
 import { registerRememberTool } from './tools/remember.js';
 import { registerSkillsTool } from './tools/skills.js';
@@ -110,6 +111,7 @@ export function buildMcpServer({
   registerSkillsTool(tools, engine, guard);
   registerThreadsTool(tools, engine, guard);
   registerFsTool(tools, engine, guard);
+  registerReanchorTool(tools, engine, guard);
   if (set === 'full') {
     registerMemoriesTools(tools, engine, guard);
     registerRulesTools(tools, engine, guard);

@@ -1,12 +1,15 @@
 /** `tapedeck mcp`: the MCP server over stdio. stdout belongs to JSON-RPC; logs go to stderr. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadBackends } from '../../app/backends.js';
 import { type ConfigFlags, loadConfig } from '../../app/config.js';
 import { connectEngine } from '../../app/engine.js';
 import { buildMcpServer } from './server.js';
 
 export async function startStdioServer(flags: ConfigFlags & { local?: boolean }): Promise<void> {
   const log = (m: string) => process.stderr.write(`tapedeck mcp: ${m}\n`);
-  const engine = connectEngine(loadConfig(flags), { local: flags.local });
+  const config = loadConfig(flags);
+  await loadBackends(config);
+  const engine = connectEngine(config, { local: flags.local });
   const server = buildMcpServer({ engine, log });
   const transport = new StdioServerTransport();
   const shutdown = async () => {

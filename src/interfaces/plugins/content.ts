@@ -4,6 +4,8 @@
  * and whose `description` says when to use it) and Antigravity's plugin.json.
  */
 import { VERSION } from '../../app/version.js';
+import type { AgentId } from '../../core/types.js';
+import { approvalFlow, approvalsSkill } from './approvals.js';
 
 export interface SkillDoc {
   name: string;
@@ -128,13 +130,20 @@ export const RULES_BODY = `# Tapedeck: the user's memory
 - Never store secrets in memories. Ask before removing anything (\`remember\` forget, \`fs\` rm).
 - Sessions are saved automatically when they end; \`tapedeck status\` shows whether capture works.`;
 
+/** Every skill installed for a host: the shared ones and its own approval flow. */
+export const skillsFor = (host: AgentId): SkillDoc[] => [...SKILLS, approvalsSkill(host)];
+
+/** The rules for a host: the shared ones and how it asks before saving or installing. */
+export const rulesBody = (host: AgentId): string =>
+  `${RULES_BODY}\n\n## Before saving or installing anything\n\n${approvalFlow(host)}`;
+
 export function skillFile(s: SkillDoc, slash: boolean): string {
   const desc = slash ? `${s.description} Trigger: /${s.name}` : s.description;
   return `---\nname: ${s.name}\ndescription: ${JSON.stringify(desc)}\n---\n\n# ${s.name}\n\n${s.body}\n`;
 }
 
-export function rulesFile(): string {
-  return `---\ndescription: ${JSON.stringify(RULES_DESCRIPTION)}\n---\n\n${RULES_BODY}\n`;
+export function rulesFile(host: AgentId): string {
+  return `---\ndescription: ${JSON.stringify(RULES_DESCRIPTION)}\n---\n\n${rulesBody(host)}\n`;
 }
 
 export function pluginJson(): unknown {

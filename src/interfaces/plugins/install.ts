@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../app/package-path.js';
 import { invalidInput } from '../../core/errors.js';
 import { AGENT_IDS, type AgentId, isAgentId } from '../../core/types.js';
 import { antigravityPlan } from './agents/antigravity.js';
@@ -24,7 +24,7 @@ const PLANS: Record<AgentId, (t: Target, mode: Mode) => AgentPlan> = {
 };
 
 /** This package's bin/tapedeck.js. */
-export const DEFAULT_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
+export const DEFAULT_BIN = packagePath('bin', 'tapedeck.js');
 
 export interface InstallOptions {
   agent: string;

@@ -37,6 +37,8 @@ const SKILLS: { [K in keyof SkillsService]: MethodRule } = {
   install: { at: 1, need: 'write', serverFiles: true },
   importDir: { at: 1, need: 'write', serverFiles: true },
   exportDir: { at: 1, need: 'read', serverFiles: true },
+  suggest: { at: 1, need: 'read', serverFiles: true },
+  loadBlock: r(1),
 };
 
 export const scopeWiki = (wiki: WikiService, gate: Gate, fallback: () => string): WikiService =>

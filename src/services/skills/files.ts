@@ -3,9 +3,17 @@
  * workspace and keeping it out of git through `.git/info/exclude` (which, unlike .gitignore, is
  * never committed: the skill stays a local aid, not a change to the repository).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../../core/errors.js';
 
 export interface SkillFile {
   /** Path of the SKILL.md. */
@@ -155,7 +163,11 @@ export function installSkillFile(opts: {
   }
   if (status !== 'unchanged') {
     mkdirSync(folder, { recursive: true });
-    writeFileSync(path, opts.content);
+    // Written whole then renamed: an agent reading the skill while it is refreshed (the session-start
+    // sync) sees the old file or the new one, never half of it.
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, opts.content);
+    renameSync(tmp, path);
   }
   return { path, status, git_exclude: opts.excludeFromGit ? excludeFromGit(folder) : null };
 }

@@ -14,6 +14,7 @@ import { createSkillAuthoring } from './authoring.js';
 import { createSkillsCore, type SkillsDeps } from './core.js';
 import { createSkillReads } from './reads.js';
 import { createSkillRecords } from './records.js';
+import { createSkillSuggest } from './suggest.js';
 import { createSkillTransfer } from './transfer.js';
 
 export type { SkillsDeps } from './core.js';
@@ -27,6 +28,7 @@ export function createSkillsService(deps: SkillsDeps) {
     ...createSkillAuthoring(core),
     ...createSkillRecords(core),
     ...createSkillTransfer(core),
+    ...createSkillSuggest(core),
   };
 }
 

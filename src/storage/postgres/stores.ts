@@ -1,4 +1,6 @@
 /** The PostgreSQL backend: every store over one server connection, each built on first use. */
+
+import { TapedeckError } from '../../core/errors.js';
 import type { Stores } from '../../ports/stores.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createPgContextBundleStore } from './context-bundle-store.js';
@@ -32,6 +34,12 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     keys: () => createPgKeyStore(db),
     catalog: () => createPgKnowledgeCatalog(db),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
+    remask: () => {
+      throw new TapedeckError(
+        'UNSUPPORTED',
+        'tapedeck redact works on the SQLite store for now; on PostgreSQL, export, then import into a fresh schema (import masks with today’s rules)',
+      );
+    },
     close: () => db.pg.close(),
   });
 }

@@ -2,11 +2,12 @@
  * Opening the SQLite file: the native binding is checked first (a Node upgrade breaks it, and the
  * user deserves a rebuild command, not a stack trace), then WAL, a busy timeout, and migrations.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { TapedeckError } from '../../core/errors.js';
+import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Db = BetterSqlite3.Database;
@@ -38,7 +39,10 @@ export function openDatabase(
   const Driver = loadDriver();
   let db: Db;
   try {
-    if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (!readonly && path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: OWNER_DIR });
+      ownerOnlyDatabase(path);
+    }
     db = new Driver(path, { readonly, fileMustExist: readonly });
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     if (!readonly) {
@@ -52,6 +56,28 @@ export function openDatabase(
   }
   if (!readonly) migrate(db, path);
   return db;
+}
+
+/**
+ * The database file created owner-only before SQLite opens it, and an existing one (and its
+ * -wal / -shm, which SQLite creates with the database's mode) tightened: it holds every
+ * transcript. Files of another user (a shared store) are left as they are.
+ */
+function ownerOnlyDatabase(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', OWNER_FILE));
+  } catch {
+    // there already (tightened below), or not creatable here: SQLite's own open says so better
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st || (st.mode & 0o077) === 0 || st.uid !== process.getuid?.()) continue;
+    try {
+      chmodSync(file, st.mode & 0o700);
+    } catch {
+      // not ours to change (a read-only mount): opening still works
+    }
+  }
 }
 
 function migrate(db: Db, path: string): void {

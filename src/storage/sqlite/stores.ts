@@ -6,6 +6,7 @@ import { createSqliteKeyStore } from './key-store.js';
 import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
+import { remaskSqlite } from './remask.js';
 import { createSqliteRuleStore } from './rule-store.js';
 import { createSqliteSavedThreadStore } from './saved-thread-store.js';
 import { createSqliteSkillsStore } from './skills-store.js';
@@ -17,7 +18,7 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
   const db = openDatabase(path, options);
   const guard = sqliteGuard(path);
   const transcripts = createSqliteTranscriptStore(db, path);
-  return lazyStores({
+  const stores: Stores = lazyStores({
     kind: 'sqlite',
     location: path,
     capabilities: { trigram: false, vectors: false },
@@ -33,6 +34,18 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     catalog: () => createSqliteKnowledgeCatalog(db),
     transaction: (fn, mode) =>
       guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),
+    remask: (apply) =>
+      guard(() =>
+        remaskSqlite(db, apply, (ids) =>
+          stores.memories.write((w) => {
+            for (const id of ids) {
+              const m = w.get(id);
+              if (m) w.update(m);
+            }
+          }),
+        ),
+      ),
     close: () => transcripts.close(),
   });
+  return stores;
 }

@@ -8,27 +8,33 @@ export interface IndexFlags extends GlobalFlags {
   full?: boolean;
 }
 
-/** A progress bar on stderr for long runs, only on a terminal and never with --json. */
+/**
+ * A progress bar on stderr for long runs (a first index), only on a terminal and never with
+ * --json: files done, the rate in MB/s of transcript read, and the time left at that pace.
+ */
 async function progressReporter(json: boolean) {
   if (json || !process.stderr.isTTY) return { update: undefined, stop: () => {} };
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: 'indexing {bar} {value}/{total} files',
+      format: 'indexing {bar} {value}/{total} files · {rate} MB/s · {eta_formatted} left',
       hideCursor: true,
       clearOnComplete: true,
+      etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
   const t0 = Date.now();
   return {
-    update: (done: number, total: number) => {
-      if (!started && Date.now() - t0 > 400) {
-        bar.start(total, done);
+    update: (done: number, total: number, _path: string, bytes: number) => {
+      const elapsed = Date.now() - t0;
+      const rate = { rate: (bytes / 1e6 / Math.max(0.001, elapsed / 1000)).toFixed(1) };
+      if (!started && elapsed > 400) {
+        bar.start(total, done, rate);
         started = true;
-      } else if (started) bar.update(done);
+      } else if (started) bar.update(done, rate);
     },
     stop: () => started && bar.stop(),
   };

@@ -1,5 +1,6 @@
 /** `tapedeck migrate --to URL`: copy the local store into a server store; resumable, idempotent. */
-import { loadConfig } from '../../../app/config.js';
+import { loadBackends } from '../../../app/backends.js';
+import { isDatabaseUrl, loadConfig } from '../../../app/config.js';
 import { migrateTo } from '../../../app/migrate.js';
 import type { GlobalFlags } from '../context.js';
 import { print, printJson, warn } from '../output.js';
@@ -10,6 +11,8 @@ export interface MigrateFlags extends GlobalFlags {
 
 export async function runMigrate(flags: MigrateFlags): Promise<void> {
   const config = loadConfig({ home: flags.home, db: flags.db });
+  const to = flags.to?.trim() ?? '';
+  if (isDatabaseUrl(to)) await loadBackends({ databaseUrl: to });
   const r = migrateTo(config, flags.to ?? '', (p) => {
     if (!flags.json && process.stderr.isTTY)
       warn(`threads ${p.threads} (copied ${p.copied}, already there ${p.skipped}), steps ${p.steps}`);

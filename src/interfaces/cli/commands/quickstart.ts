@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../app/config.js';
 import { createEngine } from '../../../app/engine.js';
+import { packagePath } from '../../../app/package-path.js';
 import { posixQuote } from '../../../core/shell-quote.js';
 import type { GlobalFlags } from '../context.js';
 import { formatIndexSummary, formatSearch } from '../format.js';
 import { print, printJson, tildify } from '../output.js';
 
 /** The bundled sample sessions (examples/home mirrors a user's $HOME). */
-export const EXAMPLES_HOME = fileURLToPath(new URL('../../../../examples/home', import.meta.url));
+export const EXAMPLES_HOME = packagePath('examples', 'home');
 
 const DEMO_QUERY = 'why did we drop the redis cache?';
 const REAL_QUERY = 'decided instead of because';

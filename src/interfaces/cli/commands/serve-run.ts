@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Engine } from '../../../app/engine.js';
 import { invalidInput } from '../../../core/errors.js';
+import { redact } from '../../../core/redact.js';
 import { clusterWorker, serveAsWorker, startCluster } from '../../http/cluster.js';
 import { checkBind, DEFAULT_HOST, startHttpServer } from '../../http/server.js';
 import { type GlobalFlags, intOption, openEngine } from '../context.js';
@@ -35,12 +36,13 @@ const freePort = (host: string) =>
     });
   });
 
-const log = (line: string) => process.stderr.write(`tapedeck serve: ${line}\n`);
+/** Logs never carry a secret (an error can quote a request's input). */
+const log = (line: string) => process.stderr.write(`tapedeck serve: ${redact(line).text}\n`);
 
 const storeOf = (engine: Engine) =>
   engine.stats().backend === 'postgres' ? engine.stores.location : engine.config.dbPath;
 const keysNote = (requireKeys: boolean) =>
-  requireKeys ? 'every request needs an API key' : 'keyless from this machine, keys accepted';
+  requireKeys ? 'every request needs an API key' : 'keyless for this user (owner token), keys accepted';
 
 function workerCount(value: string | undefined): number {
   if (value === 'auto') return availableParallelism();

@@ -300,3 +300,60 @@ export const runExport = (dir: string, f: SkillFlags) =>
         ? `Wrote ${r.files.length} skill(s):\n${r.files.map((x) => tildify(x.path)).join('\n')}`
         : 'No skills to export.',
   );
+
+export const runSuggest = (dir: string | undefined, f: SkillFlags & { task?: string }) =>
+  withEngine(
+    f,
+    (e) => e.skills.suggest(dir ?? '.', { ...scope(f), task: f.task, limit: intOption('limit', f.limit, 1) }),
+    (r: {
+      workspace: string;
+      signals: string[];
+      suggestions: { name: string; badge: string; description: string; reasons: string[] }[];
+    }) => {
+      if (!r.suggestions.length)
+        return `No skill fits ${tildify(r.workspace)}${r.signals.length ? ` (it shows: ${r.signals.slice(0, 5).join('; ')})` : ''}.`;
+      const lines = r.suggestions.flatMap((s, i) => [
+        `${i + 1}. ${s.name}  [${s.badge}] — ${s.description}`,
+        ...s.reasons.slice(0, 4).map((why) => `   because: ${why}`),
+      ]);
+      return [
+        ...lines,
+        '',
+        'Load one for this turn only: tapedeck skills load NAME   (prints it; writes nothing)',
+        'Or install it: tapedeck skills install NAME [--exclude-from-git]   (committed with the repo, or kept local in .git/info/exclude)',
+      ].join('\n');
+    },
+  );
+
+export async function runLoad(name: string, f: SkillFlags): Promise<void> {
+  const engine = openEngine(f);
+  try {
+    const block = engine.skills.loadBlock(name, scope(f));
+    if (f.json) printJson({ name, block });
+    else process.stdout.write(block);
+  } finally {
+    engine.close();
+  }
+}
+
+export async function runSync(f: SkillFlags & { quiet?: boolean }): Promise<void> {
+  const { syncWorkspaceSkills } = await import('../../../app/skill-sync.js');
+  const engine = openEngine(f);
+  try {
+    const r = syncWorkspaceSkills(engine, f.workspace ?? process.cwd());
+    if (f.json) printJson({ skills: r });
+    else if (!f.quiet)
+      print(
+        r.length
+          ? r
+              .map(
+                (s) =>
+                  `${s.name}: ${s.status}${s.version ? ` (v${s.version})` : ''}${s.error ? ` — ${s.error}` : ''}`,
+              )
+              .join('\n')
+          : 'No skills installed in this workspace (.agents/skills).',
+      );
+  } finally {
+    engine.close();
+  }
+}

@@ -61,6 +61,28 @@ export function registerSkillsCommands(program: Command): void {
     .action(action(async (flags, words: string[]) => (await run()).runFind(words.join(' '), flags)));
 
   skills
+    .command('suggest')
+    .description(
+      'skills that fit a workspace (build files, CI, languages, recent commits) and a task, with why',
+    )
+    .argument('[dir]', 'workspace folder (default: the current directory)')
+    .option('--task <text>', 'what you are about to do')
+    .option('--limit <n>', 'how many (default 5, at most 50)')
+    .addOption(spaceOpt())
+    .addOption(jsonOpt())
+    .action(action(async (flags, dir?: string) => (await run()).runSuggest(dir, flags)));
+
+  skills
+    .command('load')
+    .description(
+      'a skill for this turn only: its body as one block with name and trust badge; writes nothing',
+    )
+    .argument('<name>', 'skill name')
+    .addOption(spaceOpt())
+    .addOption(jsonOpt())
+    .action(action(async (flags, name: string) => (await run()).runLoad(name, flags)));
+
+  skills
     .command('show')
     .description("a skill's body and record (evidence, tests, outcomes, versions, proposals)")
     .argument('<name>', 'skill name')
@@ -181,6 +203,17 @@ export function registerSkillsCommands(program: Command): void {
     .addOption(spaceOpt())
     .addOption(jsonOpt())
     .action(action(async (flags, name: string) => (await run()).runInstall(name, flags)));
+
+  skills
+    .command('sync')
+    .description(
+      "bring the workspace's installed skills (.agents/skills) to the store's current versions; local edits are kept",
+    )
+    .option('--workspace <dir>', 'workspace folder (default: the current directory)')
+    .option('--quiet', 'print nothing (the session-start hook runs it in the background)')
+    .addOption(spaceOpt())
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await run()).runSync(flags)));
 
   skills
     .command('import')

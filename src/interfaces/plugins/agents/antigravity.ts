@@ -35,7 +35,7 @@ export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
   const base = antigravityBase(t);
   const plugin = join(base, 'plugins', 'tapedeck');
   const group = hookGroup(t);
-  const skills = skillEdits(join(plugin, 'skills'), mode, true);
+  const skills = skillEdits(join(plugin, 'skills'), mode, true, 'antigravity');
   const topHooks: FileEdit = {
     path: join(base, 'hooks.json'),
     what: `hook group "${GROUP}" (PreInvocation, PreToolUse, Stop)`,
@@ -54,7 +54,7 @@ export function antigravityPlan(t: Target, mode: Mode): AgentPlan {
       mode,
       'MCP server tapedeck (stdio)',
     ),
-    owned(join(plugin, 'rules', 'tapedeck.md'), rulesFile(), mode, 'rule tapedeck'),
+    owned(join(plugin, 'rules', 'tapedeck.md'), rulesFile('antigravity'), mode, 'rule tapedeck'),
     ...skills.edits,
     topHooks,
   ];

@@ -59,7 +59,7 @@ export function claudePlan(t: Target, mode: Mode): AgentPlan {
           : deletePath(o, p.mcpKeys),
       ),
   };
-  const skills = skillEdits(p.skills, mode, false);
+  const skills = skillEdits(p.skills, mode, false, 'claude-code');
   const git = gitExcludeEdit(t, mode, [p.settings]);
   return {
     edits: [hooks, mcp, ...skills.edits, ...git.edits],

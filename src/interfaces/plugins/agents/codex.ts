@@ -63,7 +63,7 @@ export function codexPlan(t: Target, mode: Mode): AgentPlan {
   // the workspace's .codex/ files hold this machine's paths; AGENTS.md's section does not
   const git = gitExcludeEdit(t, mode, [p.config, p.hooks]);
   return {
-    edits: [config, sectionEdit(p.agents, mode), hooks, ...git.edits],
+    edits: [config, sectionEdit(p.agents, mode, 'codex'), hooks, ...git.edits],
     dirs: [dirname(p.config)],
     notes:
       mode === 'install'

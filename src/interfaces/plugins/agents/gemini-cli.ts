@@ -54,7 +54,7 @@ export function geminiPlan(t: Target, mode: Mode): AgentPlan {
   // Gemini CLI has no local variant of the workspace settings: keep them out of git instead
   const git = gitExcludeEdit(t, mode, [p.settings]);
   return {
-    edits: [settings, sectionEdit(p.context, mode), ...git.edits],
+    edits: [settings, sectionEdit(p.context, mode, 'gemini-cli'), ...git.edits],
     dirs: [dirname(p.settings)],
     notes: git.notes,
   };

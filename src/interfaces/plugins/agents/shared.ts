@@ -4,7 +4,7 @@ import { putSection, removeSection, renderSection, type SectionMarkers } from '.
 import type { AgentId } from '../../../core/types.js';
 import { findGitRepo } from '../../../services/skills/files.js';
 import type { Invocation } from '../command.js';
-import { RULES_BODY, SKILLS, skillFile } from '../content.js';
+import { rulesBody, skillFile, skillsFor } from '../content.js';
 import type { FileEdit } from '../plan.js';
 
 export type Scope = 'global' | 'workspace';
@@ -34,12 +34,18 @@ export function owned(path: string, content: string, mode: Mode, what: string): 
 }
 
 /** The skills, one folder each under `dir`. */
-export function skillEdits(dir: string, mode: Mode, slash: boolean): { edits: FileEdit[]; dirs: string[] } {
+export function skillEdits(
+  dir: string,
+  mode: Mode,
+  slash: boolean,
+  host: AgentId,
+): { edits: FileEdit[]; dirs: string[] } {
+  const skills = skillsFor(host);
   return {
-    edits: SKILLS.map((s) =>
+    edits: skills.map((s) =>
       owned(join(dir, s.name, 'SKILL.md'), skillFile(s, slash), mode, `skill ${s.name}`),
     ),
-    dirs: SKILLS.map((s) => join(dir, s.name)),
+    dirs: skills.map((s) => join(dir, s.name)),
   };
 }
 
@@ -49,8 +55,8 @@ export const MARKERS: SectionMarkers = {
 };
 
 /** Tapedeck's section of an instructions file (AGENTS.md, GEMINI.md). */
-export function sectionEdit(path: string, mode: Mode): FileEdit {
-  const section = renderSection(RULES_BODY, MARKERS);
+export function sectionEdit(path: string, mode: Mode, host: AgentId): FileEdit {
+  const section = renderSection(rulesBody(host), MARKERS);
   return {
     path,
     what: 'Tapedeck section (between tapedeck:begin and tapedeck:end)',

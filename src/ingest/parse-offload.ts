@@ -1,0 +1,160 @@
+/**
+ * The main thread's side of the parse worker: files are posted as chunks (their buffers moved, not
+ * copied) and come back as prepared batches, while the main thread goes on reading the next file
+ * and writing earlier batches. The indexer is synchronous, so waiting for a reply blocks on a
+ * shared counter the worker raises after each one; what is in flight is bounded in bytes, so a
+ * slow worker holds back the reading instead of filling memory.
+ */
+import { createRequire } from 'node:module';
+import type { MessagePort } from 'node:worker_threads';
+import type { AgentId } from '../core/types.js';
+import type { Flush, ParseLimits } from './file-parse.js';
+import type { FromWorker, ParseWorkerData, ToWorker } from './parse-worker.js';
+
+/** The smallest part of a worker thread the offload needs (node:worker_threads' Worker has it). */
+export interface ParseWorkerHandle {
+  postMessage(message: ToWorker, transfer?: ArrayBuffer[]): void;
+  terminate(): unknown;
+  unref(): void;
+}
+
+/** Starts a worker running ingest/parse-worker.ts's `serveParseWorker` with this data (moved). */
+export type SpawnParseWorker = (data: ParseWorkerData, transfer: MessagePort[]) => ParseWorkerHandle;
+
+export interface OffloadHandlers {
+  flush(id: number, flush: Flush, last: boolean): void;
+  error(id: number, message: string): void;
+}
+
+/** Chunk bytes posted but not yet parsed, at most. */
+const MAX_IN_FLIGHT = 8 << 20;
+/** No reply for this long means the worker is gone. */
+const STALL_MS = 120_000;
+
+// Loaded on first use: most runs (every `tapedeck search`) never start a worker, and the module
+// costs a few milliseconds of a command's start.
+type Threads = typeof import('node:worker_threads');
+let threads: Threads | undefined;
+const workerThreads = () => (threads ??= createRequire(import.meta.url)('node:worker_threads') as Threads);
+
+export class ParseOffload {
+  private readonly port: MessagePort;
+  private readonly flag: Int32Array;
+  private readonly worker: ParseWorkerHandle;
+  private inFlight = 0;
+  private readonly open = new Set<number>();
+  private readonly dropped = new Set<number>();
+  private nextId = 1;
+  /** Chunk buffers the worker has handed back. */
+  private readonly pool: ArrayBuffer[] = [];
+
+  constructor(
+    spawn: SpawnParseWorker,
+    limits: ParseLimits,
+    private readonly on: OffloadHandlers,
+  ) {
+    const { port1, port2 } = new (workerThreads().MessageChannel)();
+    const signal = new SharedArrayBuffer(4);
+    this.port = port1;
+    this.flag = new Int32Array(signal);
+    this.worker = spawn({ port: port2, signal, limits }, [port2]);
+    this.worker.unref();
+  }
+
+  /** Files sent and not yet answered in full. */
+  get pending(): number {
+    return this.open.size;
+  }
+
+  /** Start a `lines` file; its chunks follow with `chunk`, then `end`. Returns its id. */
+  startLines(agent: AgentId, path: string, state: unknown, offset: number, lineNo: number): number {
+    const id = this.nextId++;
+    this.open.add(id);
+    this.worker.postMessage({ t: 'lines', id, agent, path, state, offset, lineNo });
+    return id;
+  }
+
+  /** A buffer of `size` bytes to read a chunk into (one the worker handed back, if any). */
+  buffer(size: number): Buffer {
+    const ab = this.pool.pop();
+    return ab && ab.byteLength === size ? Buffer.from(ab) : Buffer.allocUnsafeSlow(size);
+  }
+
+  /** A buffer from `buffer()` that was not sent after all. */
+  giveBack(buf: Buffer): void {
+    this.pool.push(buf.buffer as ArrayBuffer);
+  }
+
+  /** The next bytes of file `id`; `buf` is moved to the worker (it must own its ArrayBuffer). */
+  chunk(id: number, buf: Uint8Array): void {
+    while (this.inFlight > MAX_IN_FLIGHT) this.receive(true);
+    this.inFlight += buf.byteLength;
+    this.worker.postMessage({ t: 'chunk', id, buf }, [buf.buffer as ArrayBuffer]);
+    this.receive(false);
+  }
+
+  end(id: number): void {
+    this.worker.postMessage({ t: 'end', id });
+  }
+
+  /** Give up on file `id` (reading it failed): nothing more is reported for it. */
+  drop(id: number): void {
+    this.open.delete(id);
+    this.dropped.add(id);
+    this.worker.postMessage({ t: 'drop', id });
+  }
+
+  /** A whole `document` file (moved, like a chunk). */
+  document(agent: AgentId, path: string, buf: Uint8Array): number {
+    const id = this.nextId++;
+    this.open.add(id);
+    // No receive() here: the caller has not recorded the id yet, and the answer can be quick.
+    this.worker.postMessage({ t: 'doc', id, agent, path, buf }, [buf.buffer as ArrayBuffer]);
+    return id;
+  }
+
+  /** Handle the replies already there (`wait`: block for at least one). */
+  receive(wait: boolean): void {
+    let got = false;
+    let since = Date.now();
+    for (;;) {
+      const seen = Atomics.load(this.flag, 0);
+      const m = workerThreads().receiveMessageOnPort(this.port);
+      if (m) {
+        got = true;
+        this.handle(m.message as FromWorker);
+        continue;
+      }
+      if (!wait || got) return;
+      // The flag can be seen raised before the message can be taken: recheck every few ms.
+      if (Atomics.wait(this.flag, 0, seen, 5) === 'timed-out' && Date.now() - since > STALL_MS)
+        throw new Error(`the parse worker did not answer for ${STALL_MS / 1000} s`);
+      if (Atomics.load(this.flag, 0) !== seen) since = Date.now();
+    }
+  }
+
+  /** Block until every file sent is answered. */
+  drain(): void {
+    while (this.open.size > 0) this.receive(true);
+  }
+
+  close(): void {
+    this.port.close();
+    this.worker.terminate();
+  }
+
+  private handle(m: FromWorker): void {
+    if (m.t === 'ack') {
+      this.inFlight -= m.bytes;
+      this.pool.push(m.buf.buffer as ArrayBuffer);
+    } else if (this.dropped.has(m.id)) {
+      // a reply already under way when the file was dropped
+    } else if (m.t === 'error') {
+      this.open.delete(m.id);
+      this.on.error(m.id, m.message);
+    } else {
+      if (m.last) this.open.delete(m.id);
+      this.on.flush(m.id, m.flush, m.last);
+    }
+  }
+}

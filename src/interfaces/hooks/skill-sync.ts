@@ -1,0 +1,34 @@
+/**
+ * Session start: refresh the workspace's installed skills in a detached process
+ * (`tapedeck skills sync`), started after the hook has answered, so the session never waits for
+ * it; until it finishes the agent reads the local copies (each replaced whole, by a rename).
+ * Nothing starts when the workspace has no `.agents/skills` folder.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from './log.js';
+import type { HookSettings } from './settings.js';
+
+// Not imported from save.ts: that module loads the queue, which a session start does not need.
+const TAPEDECK_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
+
+export function kickSkillSync(s: HookSettings, workspace: string | undefined, log: Logger): boolean {
+  if (!workspace || s.env.TAPEDECK_HOOK_NO_SKILL_SYNC === '1') return false;
+  if (!existsSync(join(workspace, '.agents', 'skills'))) return false;
+  try {
+    const child = spawn(
+      process.execPath,
+      [TAPEDECK_BIN, 'skills', 'sync', '--quiet', '--workspace', workspace, '--home', s.tapedeckHome],
+      { detached: true, stdio: 'ignore', env: { ...s.env } as NodeJS.ProcessEnv, windowsHide: true },
+    );
+    child.on('error', (e) => log('error', `could not start the skill sync: ${e.message}`));
+    child.unref();
+    log('info', `skill sync started for ${workspace}`);
+    return true;
+  } catch (e) {
+    log('error', `could not start the skill sync: ${(e as Error).message}`);
+    return false;
+  }
+}

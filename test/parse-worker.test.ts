@@ -1,0 +1,90 @@
+/**
+ * The built CLI parses a first index in a worker thread (ingest/parse-offload.ts); the sources run
+ * under tsx index inline. Both must store exactly the same thing: every step, thread, cursor
+ * (offset, line, parser state) and issue, on the four agents' real layouts (the bench corpus).
+ * Needs `npm run build` first.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { generateCorpus } from '../bench/generate.js';
+import { loadConfig } from '../src/app/config.js';
+import { createEngine } from '../src/app/engine.js';
+import { tapedeck } from './support/cli.js';
+
+let root: string;
+let home: string;
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'tapedeck-parse-worker-'));
+  home = join(root, 'home');
+  await generateCorpus({ out: home, steps: 3000, seed: 5 });
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const QUERIES = {
+  steps:
+    'SELECT t.id, s.step, s.role, s.kind, s.text, s.tool, s.target, s.ts, s.line, s.idents, s.hash FROM steps s JOIN threads t USING (tid) ORDER BY t.id, s.step',
+  threads:
+    'SELECT id, agent, session_id, project, title, started_at, updated_at, source, parent_id, step_count FROM threads ORDER BY id',
+  cursors: 'SELECT path, agent, thread_id, size, offset, line_no, head_hash, state FROM files ORDER BY path',
+  issues: 'SELECT path, line, message FROM issues ORDER BY path, line, message',
+  // Row ids follow the order files were written in, which the worker may change: compare steps.
+  fts: "SELECT t.id, s.step FROM steps_fts JOIN steps s ON s.id = steps_fts.rowid JOIN threads t USING (tid) WHERE steps_fts MATCH 'checkout OR migration OR error' ORDER BY t.id, s.step",
+};
+
+function contents(db: string) {
+  const d = new Database(db, { readonly: true });
+  try {
+    return Object.fromEntries(Object.entries(QUERIES).map(([k, sql]) => [k, d.prepare(sql).all()]));
+  } finally {
+    d.close();
+  }
+}
+
+function inline(db: string, full = false) {
+  const engine = createEngine(loadConfig({ db }, { HOME: home }));
+  assert.equal(engine.indexer !== undefined, true);
+  try {
+    return engine.transcripts.index({ full });
+  } finally {
+    engine.close();
+  }
+}
+
+function viaCli(db: string, args: string[] = []) {
+  const r = tapedeck(['index', '--json', '--db', db, ...args], { HOME: home, PATH: process.env.PATH ?? '' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.json();
+}
+
+it('a first index through the worker stores what the inline index stores', () => {
+  const a = join(root, 'inline.db');
+  const b = join(root, 'worker.db');
+  const x = inline(a);
+  const y = viaCli(b);
+  assert.ok(x.steps.written > 2500, `${x.steps.written} steps`);
+  assert.deepEqual(y.files, x.files);
+  assert.equal(y.steps.written, x.steps.written);
+  const ca = contents(a);
+  const cb = contents(b);
+  for (const k of Object.keys(QUERIES)) assert.deepEqual(cb[k], ca[k], k);
+  assert.ok((ca.fts as unknown[]).length > 0);
+
+  // Grown files resume from their cursors (inline: too few to start the worker), and a forced
+  // re-read (--full, through the worker) changes nothing.
+  const claude = join(home, '.claude', 'projects');
+  const project = readdirSync(claude)[0];
+  const file = join(claude, project, readdirSync(join(claude, project))[0]);
+  appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'user', sessionId: 'x', uuid: 'u-appended', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'an appended question about zebra migrations' } })}\n`,
+  );
+  inline(a);
+  viaCli(b);
+  assert.deepEqual(contents(b), contents(a));
+  viaCli(b, ['--full']);
+  assert.deepEqual(contents(b), contents(a));
+});
