@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
+import { packagePath } from '../../app/package-path.js';
 import type { HttpEnv } from './env.js';
 import { errorBody } from './errors.js';
 
@@ -25,12 +25,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** dist/web next to the compiled server; from the TypeScript sources (tests under tsx), the built one. */
-export function defaultWebRoot(): string {
-  const beside = fileURLToPath(new URL('../../web/', import.meta.url));
-  if (existsSync(join(beside, 'index.html'))) return beside;
-  return fileURLToPath(new URL('../../../dist/web/', import.meta.url));
-}
+/** The built page in the package (dist/web), whether this runs from src/, dist/ or the bundle. */
+export const defaultWebRoot = (): string => packagePath('dist', 'web');
 
 interface Asset {
   body: Uint8Array;

@@ -9,10 +9,10 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig, type TapedeckConfig } from '../../../app/config.js';
 import { createEngine } from '../../../app/engine.js';
 import { ensureLocalToken } from '../../../app/local-token.js';
+import { packagePath } from '../../../app/package-path.js';
 import { TapedeckError } from '../../../core/errors.js';
 import { DEFAULT_PORT } from '../../http/server.js';
 import { type GlobalFlags, intOption } from '../context.js';
@@ -25,7 +25,7 @@ export interface UiFlags extends GlobalFlags {
   open?: boolean;
 }
 
-const BIN = fileURLToPath(new URL('../../../../bin/tapedeck.js', import.meta.url));
+const BIN = packagePath('bin', 'tapedeck.js');
 const START_TIMEOUT_MS = 20_000;
 
 type Probe = { state: 'ours'; store: string } | { state: 'foreign'; status: number } | { state: 'down' };
