@@ -9,7 +9,11 @@ const [home, db, distArg] = process.argv.slice(2);
 const dist = pathToFileURL(distArg ?? join(import.meta.dirname, '..', 'dist')).href;
 const { loadConfig } = await import(`${dist}/app/config.js`);
 const { createEngine } = await import(`${dist}/app/engine.js`);
-const engine = createEngine(loadConfig({ db }, { HOME: home }));
+// TAPEDECK_HOME and TAPEDECK_ARCHIVE pass through (bench/archive.ts compares archiving off and on).
+const pass = Object.fromEntries(
+  ['TAPEDECK_HOME', 'TAPEDECK_ARCHIVE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+);
+const engine = createEngine(loadConfig({ db }, { HOME: home, ...pass }));
 const t = performance.now();
 const cpu = process.cpuUsage();
 const summary = engine.transcripts.index();

@@ -106,33 +106,45 @@ test('a last line without a newline that is complete JSON is indexed, and not du
   }
 });
 
-test('a rewritten or truncated file is re-indexed whole; a deleted file is forgotten', () => {
+test('a rewritten, truncated or deleted file keeps its indexed steps, marked', () => {
   const h = tempHome();
   after(h.cleanup);
   const p1 = h.write(
     claudePath(S1),
-    `${claudeLine(S1, 'user', 'Explain the flaky order_total_rounding test')}\n`,
+    `${claudeLine(S1, 'user', 'Explain the flaky order_total_rounding test')}\n${claudeLine(S1, 'assistant', 'Floats: 0.1 + 0.2 is not 0.3 in the rounding helper.')}\n`,
   );
   h.write(claudePath(S2), `${claudeLine(S2, 'user', 'Set up the CORS preflight for checkout')}\n`);
   const engine = h.engine();
   try {
     engine.transcripts.index();
-    // Rewritten with different content and a smaller size.
+    // Rewritten with different content and a smaller size: step 0 is replaced, step 1 kept.
     writeFileSync(p1, `${claudeLine(S1, 'user', 'Move money to integer cents')}\n`);
     const run = engine.transcripts.index();
     assert.equal(run.files.updated, 1);
     assert.equal(engine.transcripts.search('order_total_rounding').hits.length, 0);
     assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal(engine.transcripts.search('rounding helper').hits[0]?.thread, `claude-code:${S1}`);
 
     truncateSync(p1, 0);
     engine.transcripts.index();
-    assert.equal(engine.transcripts.search('integer cents').hits.length, 0);
+    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    const cut = engine.transcripts.threads().find((t) => t.id === `claude-code:${S1}`);
+    assert.equal(cut?.sourceGone?.reason, 'truncated');
 
     rmSync(h.home + '/' + claudePath(S2));
     const gone = engine.transcripts.index();
     assert.equal(gone.files.removed, 1);
-    assert.equal(engine.transcripts.search('CORS preflight').hits.length, 0);
-    assert.throws(() => engine.transcripts.show({ thread: `claude-code:${S2}` }), /No thread/);
+    const hit = engine.transcripts.search('CORS preflight').hits[0];
+    assert.equal(hit?.thread, `claude-code:${S2}`);
+    assert.equal(hit?.source_gone?.reason, 'deleted');
+    const shown = engine.transcripts.show({ thread: `claude-code:${S2}` });
+    assert.match(shown.steps[0].text, /CORS preflight/);
+    assert.equal(shown.thread.sourceGone?.reason, 'deleted');
+
+    // The file comes back (a restore, or the agent wrote it again): the deletion mark goes.
+    h.write(claudePath(S2), `${claudeLine(S2, 'user', 'Set up the CORS preflight for checkout')}\n`);
+    engine.transcripts.index();
+    assert.equal(engine.transcripts.show({ thread: `claude-code:${S2}` }).thread.sourceGone, undefined);
   } finally {
     engine.close();
   }

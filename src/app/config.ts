@@ -30,6 +30,11 @@ export interface TapedeckConfig {
   /** `spaces` in config.json: project directory (absolute) → default space for work in it. */
   spaces?: Record<string, string>;
   /**
+   * Keep a compressed copy of every indexed transcript in `<home>/archive` (default on; off with
+   * `"archive": false` in config.json or TAPEDECK_ARCHIVE=0).
+   */
+  archive: boolean;
+  /**
    * The MCP tool surface: `lean` (default: a few task tools an agent can afford to list) or
    * `full` (every fine-grained tool too). TAPEDECK_MCP_TOOLS or `mcpTools` in config.json.
    */
@@ -78,6 +83,25 @@ function positiveInt(name: string, raw: unknown, fallback: number): number {
   if (!Number.isInteger(n) || n < 1)
     throw invalidInput(`${name} must be a positive whole number, got "${raw}"`);
   return n;
+}
+
+/** An on/off setting: the variable (1/0, true/false, on/off) wins over config.json's boolean; on by default. */
+function readSwitch(
+  envName: string,
+  envValue: string | undefined,
+  key: string,
+  fileValue: unknown,
+  file: string,
+): boolean {
+  const v = envValue?.trim().toLowerCase();
+  if (v) {
+    if (['1', 'true', 'on', 'yes'].includes(v)) return true;
+    if (['0', 'false', 'off', 'no'].includes(v)) return false;
+    throw invalidInput(`${envName} must be 1 or 0, got "${envValue}"`);
+  }
+  if (fileValue === undefined || fileValue === null) return true;
+  if (typeof fileValue !== 'boolean') throw invalidInput(`"${key}" in ${file} must be true or false`);
+  return fileValue;
 }
 
 function readConfigFile(path: string): Record<string, unknown> {
@@ -164,10 +188,12 @@ export function loadConfig(
   );
   const spaces = readSpaces(file.spaces, home, configPath);
   const space = env.TAPEDECK_SPACE?.trim() || undefined;
+  const archive = readSwitch('TAPEDECK_ARCHIVE', env.TAPEDECK_ARCHIVE, 'archive', file.archive, configPath);
   const mcpTools = env.TAPEDECK_MCP_TOOLS?.trim() || optionalString('mcpTools', file.mcpTools, configPath);
   if (mcpTools !== undefined && !(MCP_TOOL_SETS as readonly string[]).includes(mcpTools))
     throw invalidInput(`mcpTools (TAPEDECK_MCP_TOOLS) must be lean or full, got "${mcpTools.slice(0, 40)}"`);
   return {
+    archive,
     tapedeckHome,
     dbPath,
     databaseUrl,

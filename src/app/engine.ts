@@ -3,13 +3,16 @@
  * an Engine and call its services.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentId } from '../core/types.js';
 import { createIndexer, type Indexer } from '../ingest/indexer.js';
+import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { Stores } from '../ports/stores.js';
 import type { StoreStats, TranscriptStore } from '../ports/transcript-store.js';
 import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
 import { ADAPTERS } from '../sources/registry.js';
+import { createFileArchive } from '../storage/archive/file-archive.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import { postgresBackend, remoteBackend } from './backends.js';
 import type { TapedeckConfig } from './config.js';
@@ -25,6 +28,11 @@ export interface Engine extends KnowledgeServices {
   /** Every store of the backend (SQLite file or PostgreSQL server). */
   stores: Stores;
   indexer: Indexer;
+  /**
+   * The local transcript archive (absent when turned off, and in client mode). Deliberately not a
+   * service: restoring writes files on this machine, so no HTTP or RPC route reaches it.
+   */
+  archive?: TranscriptArchive;
   adapters: readonly SourceAdapter[];
   locateEnv: LocateEnv;
   /** Transcript files on this machine per agent (directory listings only). */
@@ -50,14 +58,16 @@ export function createEngine(
   const locateEnv: LocateEnv = locateHome
     ? { home: locateHome, env: {} }
     : { home: config.home, env: config.env };
+  const archive = config.archive ? createFileArchive(join(config.tapedeckHome, 'archive')) : undefined;
   const indexer = createIndexer({
     store,
     adapters: ADAPTERS,
     env: locateEnv,
     policy: config.policy,
     spawnParseWorker,
+    archive,
   });
-  const transcripts = createTranscriptService(store, indexer);
+  const transcripts = createTranscriptService(store, indexer, archive);
   return {
     ...createKnowledgeServices({ stores, config, store, transcripts }),
     config,
@@ -67,6 +77,7 @@ export function createEngine(
     adapters: ADAPTERS,
     locateEnv,
     transcripts,
+    archive,
     locate(agents) {
       const out: Record<string, TranscriptFile[]> = {};
       for (const a of ADAPTERS)

@@ -62,6 +62,12 @@ export function scopeEngine(engine: Engine, access: Access): Engine {
       gate.require('write', 'indexing');
       return engine.transcripts.index(options);
     },
+    // Deleting indexed history is an owner's act: an admin key at least, on a thread it can see.
+    forget(threadId) {
+      gate.require('admin', 'forgetting a thread');
+      read.resolveThreadId(threadId);
+      return engine.transcripts.forget(threadId);
+    },
   };
   const fallback = () => engine.spaces.resolve({});
   const threadVisible = (id: string) => store.getThread(id) !== undefined;

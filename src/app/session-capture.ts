@@ -4,11 +4,12 @@
  * external id (so a re-upload is deduplicated), and secrets are redacted before anything leaves
  * the machine.
  */
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { redact } from '../core/redact.js';
-import type { AgentId, Step, ThreadMeta } from '../core/types.js';
+import { type AgentId, type Step, seqOf, type ThreadMeta } from '../core/types.js';
 import { readLines } from '../ingest/line-reader.js';
+import { openRegularFile, stripBom } from '../ingest/regular-file.js';
 import type { ParseSink } from '../ports/source.js';
 import { getAdapter } from '../sources/registry.js';
 
@@ -54,8 +55,9 @@ function toMessage(s: Step): SessionMessage | null {
     role,
     content: clean.length > MAX_MESSAGE_CHARS ? `${clean.slice(0, MAX_MESSAGE_CHARS - 1)}…` : clean,
     timestamp: s.timestamp,
-    external_id: String(s.step),
-    step: s.step,
+    // The internal order: unique in the thread (an Antigravity step's parts share `step`) and stable.
+    external_id: String(seqOf(s)),
+    step: seqOf(s),
   };
 }
 
@@ -75,17 +77,22 @@ export function readTranscriptSteps(agent: AgentId, path: string): ParsedTranscr
   let issues = 0;
   const sink: ParseSink = {
     thread: (m) => Object.assign(meta, m),
-    step: (s) => void steps.set(s.step, s),
+    step: (s) => void steps.set(seqOf(s), s),
     truncate: (from) => {
       for (const k of [...steps.keys()]) if (k >= from) steps.delete(k);
     },
     issue: () => void issues++,
   };
+  // Only regular files, opened without blocking (a FIFO or /dev/zero would hang the worker).
+  const { fd } = openRegularFile(file);
   if (file.endsWith('.json')) {
-    adapter.parseDocument(file, readFileSync(file, 'utf8'), sink);
+    try {
+      adapter.parseDocument(file, stripBom(readFileSync(fd, 'utf8')), sink);
+    } finally {
+      closeSync(fd);
+    }
   } else {
     const parser = adapter.createLineParser(file);
-    const fd = openSync(file, 'r');
     try {
       const lines = readLines(fd, 0, 1, MAX_LINE);
       for (let r = lines.next(); !r.done; r = lines.next()) {
@@ -96,7 +103,7 @@ export function readTranscriptSteps(agent: AgentId, path: string): ParsedTranscr
       closeSync(fd);
     }
   }
-  return { meta, steps: [...steps.values()].sort((a, b) => a.step - b.step), issues };
+  return { meta, steps: [...steps.values()].sort((a, b) => seqOf(a) - seqOf(b)), issues };
 }
 
 /** Parse a transcript file with the agent's parser (prompts, responses and tool calls, in order). */

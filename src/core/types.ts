@@ -25,7 +25,18 @@ export interface SourceRef {
 
 /** One normalized step of a thread. `step` is stable while the transcript only grows. */
 export interface Step {
+  /**
+   * The step number users and agents see: the agent's own step number (Antigravity's
+   * `step_index`) or the position in the normalized list (others); stable while the file grows.
+   * Several steps may share it (one Antigravity step can hold reasoning, text and tool calls).
+   */
   step: number;
+  /**
+   * The finer internal order and identity of the step in its thread, when `step` alone is not
+   * unique (Antigravity: `step_index * 16 + slot`); absent means `step`. Never part of what
+   * show, search, MCP or links return.
+   */
+  seq?: number;
   role: Role;
   kind: StepKind;
   text: string;
@@ -37,6 +48,9 @@ export interface Step {
   timestamp?: string;
   source: SourceRef;
 }
+
+/** A step's internal order key (see Step.seq). */
+export const seqOf = (s: { step: number; seq?: number }): number => s.seq ?? s.step;
 
 /** Thread metadata; `id` is `<agent>:<native session id>` and stable across re-index. */
 export interface ThreadMeta {

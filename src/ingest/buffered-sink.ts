@@ -1,8 +1,9 @@
 /**
  * Collects what a parser emits for one file between two flushes: thread metadata, step upserts
  * and truncations in order (a later upsert of the same step replaces the earlier one in place).
+ * Steps are keyed, and truncations counted, by their internal order (`seqOf`).
  */
-import type { ParseIssue, Step, ThreadMeta } from '../core/types.js';
+import { type ParseIssue, type Step, seqOf, type ThreadMeta } from '../core/types.js';
 import type { ParseSink } from '../ports/source.js';
 
 export type SinkOp = { type: 'step'; step: Step } | { type: 'truncate'; from: number };
@@ -21,12 +22,13 @@ export class BufferedSink implements ParseSink {
   }
 
   step(step: Step): void {
-    const at = this.index.get(step.step);
+    const key = seqOf(step);
+    const at = this.index.get(key);
     if (at !== undefined) {
       this.ops[at] = { type: 'step', step };
       return;
     }
-    this.index.set(step.step, this.ops.length);
+    this.index.set(key, this.ops.length);
     this.ops.push({ type: 'step', step });
   }
 

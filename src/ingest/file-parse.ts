@@ -12,6 +12,7 @@ import type { PreparedStep } from '../ports/transcript-store.js';
 import { BufferedSink, type SinkOp, type ThreadFacts } from './buffered-sink.js';
 import { LineSplitter } from './line-reader.js';
 import { type IndexPolicy, prepareStep } from './prepare-step.js';
+import { stripBom } from './regular-file.js';
 
 /** A parsed op with its step already prepared; `prepared` is null when nothing is left to index. */
 export type ReadyOp =
@@ -119,7 +120,8 @@ export function parseDocumentFile(
   policy: IndexPolicy,
 ): Flush {
   const sink = new BufferedSink();
-  adapter.parseDocument(path, text, sink);
+  // A UTF-8 byte-order mark is not part of the JSON document.
+  adapter.parseDocument(path, stripBom(text), sink);
   const { ops, issues } = sink.drain();
   return {
     ops: prepareOps(ops, policy),

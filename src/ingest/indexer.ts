@@ -1,16 +1,19 @@
 /**
  * The ingest pipeline: locate every transcript, skip what has not changed (one stat per file),
- * resume grown files from their saved offset and parser state, re-index rewritten ones, forget
- * deleted ones. Writes go in bounded batches, each in one transaction with the cursor it covers,
- * so a run killed at any point resumes with nothing lost or duplicated.
+ * resume grown files from their saved offset and parser state, re-index rewritten ones, and mark
+ * the threads of deleted or truncated ones (their steps stay: history is never lost with a file).
+ * Only regular files are opened, never blocking; each file read is also copied to the archive.
+ * Writes go in bounded batches, each in one transaction with the cursor it covers, so a run
+ * killed at any point resumes with nothing lost or duplicated.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { isTapedeckError } from '../core/errors.js';
 import { fnv1a } from '../core/hash.js';
 import { tryParseJson } from '../core/text.js';
-import type { AgentId, ParseIssue, ThreadMeta } from '../core/types.js';
+import { type AgentId, type ParseIssue, seqOf, type ThreadMeta } from '../core/types.js';
+import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
 import { BufferedSink } from './buffered-sink.js';
@@ -20,6 +23,8 @@ import { ParseOffload, type SpawnParseWorker } from './parse-offload.js';
 import { DEFAULT_POLICY, type IndexPolicy } from './prepare-step.js';
 
 type CursorHead = Omit<FileCursor, 'state'>;
+
+import { fileKind, NotRegularFileError, openRegularFile } from './regular-file.js';
 
 const HEAD_BYTES = 4096;
 /** A run with at least this many files to read from the start uses the parse worker. */
@@ -43,6 +48,8 @@ export interface IndexerOptions {
   spawnParseWorker?: SpawnParseWorker;
   /** Files with fewer unread bytes than this are parsed inline (a worker's start costs more). */
   offloadMinBytes?: number;
+  /** Where a copy of every transcript read is kept (absent: no archive). */
+  archive?: TranscriptArchive;
 }
 
 export interface IndexRunOptions {
@@ -141,6 +148,7 @@ export function createIndexer({
   maxDocumentBytes = 256 * 1024 * 1024,
   spawnParseWorker,
   offloadMinBytes = 16 * 1024,
+  archive,
 }: IndexerOptions): Indexer {
   const limits: ParseLimits = { policy, batchSteps, maxLineBytes };
   // The parse worker of the current run, and its files in flight (id → job).
@@ -155,7 +163,8 @@ export function createIndexer({
   }
   /** Transcript bytes read by the current run (for progress). */
   let bytesRead = 0;
-  const offloaded = new Map<number, { job: FileJob; document: boolean }>();
+  /** `mirror`: a document whose stored steps follow the file exactly (it did not shrink). */
+  const offloaded = new Map<number, { job: FileJob; mirror: boolean }>();
   const byId = new Map(adapters.map((a) => [a.id, a]));
   // What quick passes remember between runs in this process.
   let lastListing: { at: number; key: string; found: Map<AgentId, TranscriptFile[]> } | undefined;
@@ -166,9 +175,9 @@ export function createIndexer({
   class FileJob {
     readonly sink = new BufferedSink();
     threadId: string | null;
-    /** Highest step number written by this run; with `fresh`, truncating above it is a no-op. */
+    /** Highest internal order (`seqOf`) written by this run; with `fresh`, truncating above it is a no-op. */
     private maxWritten = Number.NEGATIVE_INFINITY;
-    /** Step numbers written by this run (a re-emitted step must replace, not insert). */
+    /** Internal orders written by this run (a re-emitted step must replace, not insert). */
     private readonly written = new Set<number>();
     private minTs: string | undefined;
     private maxTs: string | undefined;
@@ -194,8 +203,11 @@ export function createIndexer({
       if (this.threadId) return this.threadId;
       const session = this.sink.meta.sessionId || basename(this.path, extname(this.path));
       let id = `${this.adapter.id}:${session}`;
-      const owner = store.threadSource(id);
-      if (owner && owner !== this.path) id = `${id}~${fnv1a(this.path).toString(16)}`;
+      // Another file owns this id; one whose file was deleted hands it over (a restored copy, or
+      // Antigravity's full transcript replacing the compacted one keeps the thread).
+      const owner = store.getThread(id);
+      if (owner && owner.source !== this.path && owner.sourceGone?.reason !== 'deleted')
+        id = `${id}~${fnv1a(this.path).toString(16)}`;
       this.threadId = id;
       return id;
     }
@@ -236,11 +248,11 @@ export function createIndexer({
         }
         const prepared = o.prepared;
         if (!prepared) continue;
-        keep?.add(prepared.step);
-        if (prepared.step > this.maxWritten) this.maxWritten = prepared.step;
-        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(prepared.step)) !== 'unchanged')
-          this.sum.steps++;
-        rewritten.add(prepared.step);
+        const seq = seqOf(prepared);
+        keep?.add(seq);
+        if (seq > this.maxWritten) this.maxWritten = seq;
+        if (w.upsertStep(id, prepared, this.fresh && !rewritten.has(seq)) !== 'unchanged') this.sum.steps++;
+        rewritten.add(seq);
       }
       if (keep) w.retainSteps(id, keep);
       w.refreshThreadCounts(id);
@@ -327,7 +339,7 @@ export function createIndexer({
     const offload = offloadFor(job.st.size - offset);
     if (offload) {
       const id = offload.startLines(adapter.id, path, state, offset, lineNo);
-      offloaded.set(id, { job, document: false });
+      offloaded.set(id, { job, mirror: false });
       try {
         readChunks(fd, offset, (buf, n) => offload.chunk(id, buf.subarray(0, n)), offload);
       } catch (e) {
@@ -343,7 +355,7 @@ export function createIndexer({
     parse.finish();
   }
 
-  function indexDocument(job: FileJob, fd: number): void {
+  function indexDocument(job: FileJob, fd: number, shrunk: boolean): void {
     const { adapter, path, st } = job;
     if (st.size > maxDocumentBytes)
       throw new Error(`document is ${st.size} bytes, over the ${maxDocumentBytes}-byte limit`);
@@ -355,13 +367,15 @@ export function createIndexer({
       got += n;
     }
     bytesRead += got;
+    // A document mirrors the file (steps it no longer has go) unless it shrank: then what was
+    // indexed stays, and the thread is marked truncated.
     const offload = offloadFor(got);
     if (offload) {
-      offloaded.set(offload.document(adapter.id, path, buf.subarray(0, got)), { job, document: true });
+      offloaded.set(offload.document(adapter.id, path, buf.subarray(0, got)), { job, mirror: !shrunk });
       return;
     }
     const text = buf.subarray(0, got).toString('utf8');
-    enqueue(job, parseDocumentFile(adapter, path, text, got, policy), new Set());
+    enqueue(job, parseDocumentFile(adapter, path, text, got, policy), shrunk ? undefined : new Set());
   }
 
   function indexFile(
@@ -378,6 +392,7 @@ export function createIndexer({
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // vanished since locate
       throw e;
     }
+    if (!st.isFile()) throw new NotRegularFileError(file.path, fileKind(st));
     if (
       !full &&
       cursor &&
@@ -388,18 +403,20 @@ export function createIndexer({
       sum.unchanged++;
       return;
     }
-    const fd = openSync(file.path, 'r');
+    const { fd, st: now } = openRegularFile(file.path);
     try {
-      const now = fstatSync(fd);
       const head = readHead(fd, now.size);
       let resume = false;
       if (cursor && !full && file.mode === 'lines' && cursor.inode === now.ino && now.size >= cursor.offset) {
         resume = sha1(head.subarray(0, Math.min(HEAD_BYTES, cursor.offset))) === cursor.headHash;
       }
-      if (cursor && !resume && file.mode === 'lines') {
-        flushPending();
-        store.write((w) => w.forgetFile(file.path));
-      }
+      // A rewritten file is read again from its start and its steps replace the stored ones by
+      // number; steps it no longer has are kept (history is never lost with the file), and a file
+      // cut below what was indexed marks its thread truncated.
+      const truncated =
+        !!cursor && (file.mode === 'lines' ? now.size < cursor.offset : now.size < cursor.size);
+      if (cursor && !resume && file.mode === 'lines') pending.push((w) => w.clearIssues(file.path));
+      if (archive) archiveCopy(archive, adapter.id, file.path, fd, now.size);
       const job = new FileJob(
         adapter,
         file.path,
@@ -411,7 +428,11 @@ export function createIndexer({
       );
       job.counted = cursor ? 'updated' : 'new';
       if (file.mode === 'lines') indexLines(job, fd, cursor, resume);
-      else indexDocument(job, fd);
+      else indexDocument(job, fd, truncated);
+      if (truncated) {
+        const at = new Date().toISOString();
+        pending.push((w) => w.markSourceGone(file.path, 'truncated', at));
+      }
       sum[job.counted]++;
     } finally {
       closeSync(fd);
@@ -426,6 +447,16 @@ export function createIndexer({
       store.write((w) => w.addIssues(path, [{ path, message: `not indexed: ${reason}` }]));
     } catch (storeError) {
       if (isTapedeckError(storeError)) throw storeError;
+    }
+  }
+
+  /** Archive what the file holds now; a failure (a full disk) is reported, never stops indexing. */
+  function archiveCopy(a: TranscriptArchive, agent: AgentId, path: string, fd: number, size: number): void {
+    try {
+      a.capture(path, agent, fd, size);
+    } catch (e) {
+      const issue = { path, message: `not archived: ${errorMessage(e)}` };
+      pending.push((w) => w.addIssues(path, [issue]));
     }
   }
 
@@ -474,13 +505,15 @@ export function createIndexer({
         for (const file of found) work.push({ adapter, file });
         // A reused listing cannot tell what was deleted since; the next full listing will.
         if (reuseListing) continue;
-        // Forget files that are gone first, so a file that replaces another (Antigravity's full
-        // transcript appearing beside the compacted one) can take over its thread id.
+        // Files that are gone keep their threads, marked (never forgotten as a side effect); first,
+        // so a file that replaces another (Antigravity's full transcript appearing beside the
+        // compacted one) can take over its thread id.
         for (const c of cursors.values()) {
           if (c.agent !== adapter.id || located.has(c.path)) continue;
           // A file we can no longer see because its directory became unreadable is not deleted.
           if (!isGone(c.path)) continue;
-          store.write((w) => w.forgetFile(c.path));
+          const at = new Date(now).toISOString();
+          store.write((w) => w.markSourceGone(c.path, 'deleted', at));
           cursors.delete(c.path);
           sum.removed++;
         }
@@ -527,7 +560,7 @@ export function createIndexer({
               const file = offloaded.get(id);
               if (!file) return; // dropped
               if (last) offloaded.delete(id);
-              enqueue(file.job, f, file.document ? new Set() : undefined);
+              enqueue(file.job, f, file.mirror ? new Set() : undefined);
             },
             error: (id, message) => {
               const job = offloaded.get(id)?.job;

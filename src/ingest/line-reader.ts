@@ -1,7 +1,8 @@
 /**
  * Reads complete lines from a file descriptor starting at a byte offset, in bounded chunks, so a
  * multi-gigabyte transcript or a 50 MB line never sits in memory whole. A line over the limit is
- * skipped (reported, not buffered); a last line without a newline is returned as the tail.
+ * skipped (reported, not buffered); a last line without a newline is returned as the tail. A UTF-8
+ * byte-order mark at the very start of the file is not part of the first line.
  * The splitting itself (`LineSplitter`) takes chunks pushed from anywhere, so the parse worker
  * splits the chunks the main thread read exactly as a file read here is split.
  */
@@ -33,16 +34,26 @@ export class LineSplitter {
   private pieces: Buffer[] = [];
   private pending = 0;
   private overflow = false;
+  /** Still at the file's first bytes, where a byte-order mark may sit. */
+  private atStart: boolean;
 
   constructor(
     private pos: number,
     private lineNo: number,
     private readonly maxLineBytes: number,
-  ) {}
+  ) {
+    this.atStart = pos === 0;
+  }
 
   /** The lines completed by `buf[0, n)`. `buf` may be reused by the caller afterwards. */
   *push(buf: Buffer, n = buf.length): Generator<LineEvent> {
     let from = 0;
+    if (this.atStart && n > 0) {
+      this.atStart = false;
+      // A UTF-8 BOM (EF BB BF) before the first line is not text (a BOM split across chunks of
+      // under 3 bytes cannot happen: the reader's chunks are 1 MiB).
+      if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) from = 3;
+    }
     while (from < n) {
       const nl = buf.indexOf(10, from);
       const stop = nl === -1 || nl >= n ? n : nl;

@@ -14,9 +14,10 @@ export interface TranscriptFile {
 }
 
 /**
- * Receives what a parser produces. Steps are upserts keyed by step number, so re-emitting a step
- * (after resuming from a saved state) replaces it. `truncate(from)` deletes steps >= from
- * (Gemini `$rewindTo`). `thread` merges metadata into the thread.
+ * Receives what a parser produces. Steps are upserts keyed by their internal order (`seq`, else
+ * the step number), so re-emitting a step (after resuming from a saved state) replaces it.
+ * `truncate(from)` deletes steps whose order is >= from (Gemini `$rewindTo`). `thread` merges
+ * metadata into the thread.
  */
 export interface ParseSink {
   /** Set `sessionId` (required; ingest falls back to the file name) — ingest derives `id` = `<agent>:<sessionId>`. */

@@ -25,9 +25,17 @@ export interface PreparedStep extends Step {
   hash: number;
 }
 
+/** How a thread's transcript went away: deleted (or no longer located), or cut below what was indexed. */
+export type SourceGoneReason = 'deleted' | 'truncated';
+
 export interface ThreadRecord extends ThreadMeta {
   stepCount: number;
   space: string;
+  /**
+   * Set when the transcript went away: the thread keeps every indexed step (still searchable and
+   * showable) and says since when and how. Absent while the source is whole.
+   */
+  sourceGone?: { at: string; reason: SourceGoneReason };
 }
 
 export interface StepRecord extends Step {
@@ -98,18 +106,28 @@ export interface TranscriptWriter {
   /** Create or update a thread (title kept once set; started_at min, updated_at max). */
   upsertThread(meta: ThreadMeta): void;
   /**
-   * Insert or replace a step; unchanged content is a no-op. `likelyNew` (a file read from its
-   * start) skips the lookup and inserts straight away, falling back to replace on a conflict.
+   * Insert or replace a step, identified by its internal order (`seqOf`); unchanged content is a
+   * no-op. `likelyNew` (a file read from its start) skips the lookup and inserts straight away,
+   * falling back to replace on a conflict.
    */
   upsertStep(threadId: string, step: PreparedStep, likelyNew?: boolean): 'inserted' | 'updated' | 'unchanged';
-  /** Delete steps numbered >= from. */
+  /** Delete steps whose internal order (`seqOf`) is >= from. */
   truncateSteps(threadId: string, from: number): void;
-  /** Delete the steps of a thread whose numbers are not in `keep`. */
+  /** Delete the steps of a thread whose internal orders (`seqOf`) are not in `keep`. */
   retainSteps(threadId: string, keep: ReadonlySet<number>): void;
   refreshThreadCounts(threadId: string): void;
   saveCursor(cursor: FileCursor): void;
-  /** Remove everything that came from a file: its thread(s), steps, cursor and issues. */
-  forgetFile(path: string): void;
+  /**
+   * The file went away (`deleted`: its cursor and issues are dropped) or was cut below what was
+   * indexed (`truncated`): its threads keep their steps and are marked with `at` (the first time).
+   * Indexing the file again clears a `deleted` mark.
+   */
+  markSourceGone(path: string, reason: SourceGoneReason, at: string): void;
+  /**
+   * Delete a thread and its steps (`tapedeck forget`, never a side effect of a file going). The
+   * file's cursor stays, so an unchanged transcript is not read back in; false when no such thread.
+   */
+  forgetThread(threadId: string): boolean;
   addIssues(path: string, issues: ParseIssue[]): void;
   clearIssues(path: string): void;
 }
@@ -137,9 +155,16 @@ export interface TranscriptStore {
   /** The first 6,000 characters of some steps' texts (for scoring and snippets), by row id. */
   stepTexts(rowids: number[]): Map<number, string>;
   getThread(threadId: string): ThreadRecord | undefined;
-  /** Steps `from`..`to` (inclusive step numbers) of a thread, in order. */
+  /**
+   * Steps `from`..`to` (inclusive step numbers) of a thread, in order, at most `limit` rows — but
+   * never half of a step: the parts that share the last row's step number come too.
+   */
   getSteps(threadId: string, from: number, to: number, limit: number): StepRecord[];
-  /** The step numbers of a thread around `step`: `before` earlier and `after` later steps. */
+  /**
+   * A thread's steps around `step`, in order, counted in step numbers (every part of a step comes
+   * with it): the `before` step numbers below `step`, then the first number >= step and `after`
+   * more.
+   */
   stepWindow(threadId: string, step: number, before: number, after: number): StepRecord[];
   listThreads(filters: SearchFilters, limit: number, offset: number): ThreadRecord[];
   stats(): StoreStats;

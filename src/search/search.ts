@@ -26,6 +26,8 @@ export interface SearchHit {
   snippet: string;
   score: number;
   source: { path: string; line: number };
+  /** Set (by the transcript service) when the hit's transcript was deleted or truncated. */
+  source_gone?: { at: string; reason: 'deleted' | 'truncated' };
 }
 
 export interface SearchResult {

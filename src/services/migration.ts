@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seqOf } from '../core/types.js';
 import { withTerms } from '../ingest/prepare-step.js';
 import type { ThreadRecord, TranscriptStore } from '../ports/transcript-store.js';
 import type { ImportResult, PortabilityService } from './portability/index.js';
@@ -93,8 +94,9 @@ function copyThread(from: TranscriptStore, to: TranscriptStore, t: ThreadRecord)
       const { threadId: _, ...step } = s;
       w.upsertStep(t.id, withTerms(step), !there);
     }
-    if (there) w.retainSteps(t.id, new Set(steps.map((s) => s.step)));
+    if (there) w.retainSteps(t.id, new Set(steps.map(seqOf)));
     w.refreshThreadCounts(t.id);
+    if (t.sourceGone) w.markSourceGone(t.source, t.sourceGone.reason, t.sourceGone.at);
   });
   return true;
 }

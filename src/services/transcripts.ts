@@ -8,6 +8,7 @@ import type { Reanchor } from '../core/reanchor.js';
 import { capText } from '../core/text.js';
 import { type AgentId, isAgentId, type Role } from '../core/types.js';
 import type { Indexer, IndexRunOptions, IndexSummary } from '../ingest/indexer.js';
+import type { TranscriptArchive } from '../ports/archive.js';
 import type {
   IssueRecord,
   SearchFilters,
@@ -88,13 +89,22 @@ export interface TranscriptService {
   resolveThreadId(id: string): string;
   /** Sessions per day (in the zone `utcOffsetMinutes` east of UTC) under the filters, for the activity chart. */
   timeline(filters?: FilterInput & { utcOffsetMinutes?: number }): Timeline;
+  /**
+   * Delete an indexed thread, its steps and its archived transcript (the explicit act behind
+   * `tapedeck forget`; a file going away never does this). NOT_FOUND for an unknown thread.
+   */
+  forget(threadId: string): ThreadRecord;
   /** What a compaction dropped from a session's context, rebuilt within a token budget. */
   reanchor(input?: ReanchorInput): Reanchor;
   /** Database checks and the most recent parse issues (for `tapedeck doctor`). */
   health(issueLimit?: number): { problems: string[]; issues: IssueRecord[]; stats: StoreStats };
 }
 
-export function createTranscriptService(store: TranscriptStore, indexer: Indexer): TranscriptService {
+export function createTranscriptService(
+  store: TranscriptStore,
+  indexer: Indexer,
+  archive?: TranscriptArchive,
+): TranscriptService {
   function resolveThreadId(id: string): string {
     if (store.getThread(id)) return id;
     throw notFound(`No thread "${id}"; list threads with \`tapedeck threads\``);
@@ -109,23 +119,36 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
       const now = input.now ?? Date.now();
-      return searchTranscripts(store, query, { ...toFilters(input, now), limit, now });
+      return markGoneSources(
+        store,
+        searchTranscripts(store, query, { ...toFilters(input, now), limit, now }),
+      );
     },
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
       const id = resolveThreadId(thread);
       const record = store.getThread(id)!;
-      const cap = (s: StepRecord) => ({ ...s, text: capText(s.text, maxChars) });
+      // What callers see: the step number only, never the finer internal order (`seq`).
+      const out = ({ seq: _seq, ...s }: StepRecord): StepRecord => ({
+        ...s,
+        text: capText(s.text, maxChars),
+      });
       if (step !== undefined) {
         if (!Number.isInteger(step)) throw invalidInput('step must be an integer');
         const w = Math.max(0, Math.min(50, window));
+        // `w` step numbers on each side, each with all its parts (an Antigravity step can be
+        // several rows: reasoning, text, tool calls).
         const steps = store.stepWindow(id, step, w, w);
         if (!steps.some((s) => s.step >= step)) throw notFound(`Thread ${id} has no step ${step}`);
-        return { thread: record, steps: steps.map(cap), next: null };
+        return { thread: record, steps: steps.map(out), next: null };
       }
       const n = Math.max(1, Math.min(500, limit));
-      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n + 1);
-      const next = steps.length > n ? steps[n].step : null;
-      return { thread: record, steps: steps.slice(0, n).map(cap), next };
+      // Pages end on a whole step (getSteps never splits one), so `next` is simply the next number.
+      const steps = store.getSteps(id, from, Number.MAX_SAFE_INTEGER, n);
+      const last = steps.at(-1);
+      const next = last
+        ? (store.getSteps(id, last.step + 1, Number.MAX_SAFE_INTEGER, 1)[0]?.step ?? null)
+        : null;
+      return { thread: record, steps: steps.map(out), next };
     },
     threads(input = {}) {
       const { limit = 20, offset = 0, ...rest } = input;
@@ -137,11 +160,30 @@ export function createTranscriptService(store: TranscriptStore, indexer: Indexer
         throw invalidInput('utc_offset must be whole minutes between -840 and 840');
       return buildTimeline(store, toFilters(rest), utcOffsetMinutes);
     },
+    forget(threadId) {
+      const id = resolveThreadId(threadId);
+      const record = store.getThread(id)!;
+      store.write((w) => w.forgetThread(id));
+      // Its raw copy goes too (forgetting means Tapedeck keeps nothing of it).
+      archive?.remove(record.source);
+      return record;
+    },
     reanchor: (input) => reanchorThread(store, input),
     health(issueLimit = 50) {
       return { problems: store.integrityCheck(), issues: store.listIssues(issueLimit), stats: store.stats() };
     },
   };
+}
+
+/** Hits whose transcript went away say so (`source_gone`): the step is history, not on disk. */
+function markGoneSources(store: TranscriptStore, result: SearchResult): SearchResult {
+  const gone = new Map<string, ThreadRecord['sourceGone']>();
+  for (const h of result.hits) {
+    if (!gone.has(h.thread)) gone.set(h.thread, store.getThread(h.thread)?.sourceGone);
+    const g = gone.get(h.thread);
+    if (g) h.source_gone = g;
+  }
+  return result;
 }
 
 export type { IndexSummary } from '../ingest/indexer.js';

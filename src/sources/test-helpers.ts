@@ -1,11 +1,11 @@
 /** Test helpers for source adapters: feed a fixture through a parser the way ingest does. */
 import { readFileSync } from 'node:fs';
-import type { ParseIssue, Step, ThreadMeta } from '../core/types.js';
+import { type ParseIssue, type Step, seqOf, type ThreadMeta } from '../core/types.js';
 import type { ParseSink, SourceAdapter } from '../ports/source.js';
 
 export interface Collected {
   thread: Partial<ThreadMeta>;
-  /** Steps ordered by step number, after upserts and truncations. */
+  /** Steps in their internal order (`seqOf`), after upserts and truncations. */
   steps: Step[];
   issues: ParseIssue[];
 }
@@ -16,7 +16,7 @@ export function createCollector(): { sink: ParseSink; result: () => Collected } 
   const issues: ParseIssue[] = [];
   const sink: ParseSink = {
     thread: (meta) => Object.assign(thread, meta),
-    step: (s) => void steps.set(s.step, s),
+    step: (s) => void steps.set(seqOf(s), s),
     truncate: (from) => {
       for (const k of [...steps.keys()]) if (k >= from) steps.delete(k);
     },
@@ -24,7 +24,7 @@ export function createCollector(): { sink: ParseSink; result: () => Collected } 
   };
   return {
     sink,
-    result: () => ({ thread, steps: [...steps.values()].sort((a, b) => a.step - b.step), issues }),
+    result: () => ({ thread, steps: [...steps.values()].sort((a, b) => seqOf(a) - seqOf(b)), issues }),
   };
 }
 

@@ -334,7 +334,22 @@ function script(store: TranscriptStore) {
     issues: store.stats().issues,
     needle: hitsOf(store, 'needle'),
   };
-  store.write((w) => w.forgetFile('/t/a.jsonl'));
+  // The file goes: the thread stays searchable, marked with the first time it was seen gone; the
+  // cursor and issues go. Then `forget` removes the thread itself.
+  store.write((w) => w.markSourceGone('/t/a.jsonl', 'deleted', '2026-12-01T08:00:00.000Z'));
+  store.write((w) => w.markSourceGone('/t/a.jsonl', 'deleted', '2026-12-02T08:00:00.000Z'));
+  out.gone = {
+    mark: store.getThread('claude-code:a')?.sourceGone,
+    listed: store.listThreads({}, 10, 0).map((t) => [t.id, t.sourceGone?.reason ?? null]),
+    cursors: store.listCursors().map((c) => c.path),
+    issues: store.stats().issues,
+    search: hitsOf(store, 'café').length > 0,
+  };
+  store.write((w) => w.markSourceGone('/t/b.jsonl', 'truncated', '2026-12-03T08:00:00.000Z'));
+  store.write((w) => w.upsertThread(thread('b')));
+  store.write((w) => w.upsertThread(thread('a')));
+  out.back = [store.getThread('claude-code:a')?.sourceGone, store.getThread('claude-code:b')?.sourceGone];
+  out.forgot = store.write((w) => [w.forgetThread('claude-code:a'), w.forgetThread('claude-code:zzz')]);
   const { dbBytes, path, backend, ...stats } = store.stats();
   out.forgotten = {
     thread: store.getThread('claude-code:a'),
@@ -392,6 +407,18 @@ for (const b of BACKENDS) {
     ]);
     assert.equal(r.afterSecond.issues, 100, 'issues are capped per file');
     assert.deepEqual(r.afterSecond.needle, []);
+    assert.deepEqual(r.gone, {
+      mark: { at: '2026-12-01T08:00:00.000Z', reason: 'deleted' },
+      listed: [
+        ['claude-code:b', null],
+        ['claude-code:a', 'deleted'],
+      ],
+      cursors: [],
+      issues: 0,
+      search: true,
+    });
+    assert.deepEqual(r.back, [undefined, { at: '2026-12-03T08:00:00.000Z', reason: 'truncated' }]);
+    assert.deepEqual(r.forgot, [true, false]);
     assert.equal(r.forgotten.thread, undefined);
     assert.deepEqual(r.forgotten.search, []);
     assert.deepEqual(r.rolledBack, { thread: undefined, search: [] });
@@ -533,7 +560,7 @@ const S1 = '11111111-2222-4333-8444-555555555555';
 const S2 = '66666666-7777-4888-9999-000000000000';
 
 for (const b of BACKENDS) {
-  test(`growth, half-written lines, rewrites and deletions are followed (${b.name})`, {
+  test(`growth and half-written lines are followed; rewrites, truncations and deletions keep history (${b.name})`, {
     skip: b.skip,
   }, (t) => {
     const h = backendHome(b.name);
@@ -572,18 +599,33 @@ for (const b of BACKENDS) {
     const hit = engine.transcripts.search('lru-cache ttl').hits[0];
     assert.deepEqual([hit?.step, hit?.source.line], [2, 3]);
 
+    // Rewritten smaller: the new first step replaces step 0, the steps the file lost are kept and
+    // the thread is marked truncated (history is never lost with the file).
     writeFileSync(path, `${claudeLine(S1, 'user', 'Move money to integer cents')}\n`);
     assert.equal(engine.transcripts.index().files.updated, 1);
-    assert.equal(engine.transcripts.search('lru-cache').hits.length, 0);
+    assert.equal(engine.transcripts.search('lru-cache').hits[0]?.thread, `claude-code:${S1}`);
     assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal(engine.transcripts.search('stale promotion').hits.length, 0, 'step 0 was replaced');
+    const cut = engine.transcripts.show({ thread: `claude-code:${S1}` }).thread;
+    assert.equal(cut.sourceGone?.reason, 'truncated');
+    assert.equal(cut.stepCount, 3);
     truncateSync(path, 0);
     engine.transcripts.index();
-    assert.equal(engine.transcripts.search('integer cents').hits.length, 0);
+    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal(
+      engine.transcripts.show({ thread: `claude-code:${S1}` }).thread.sourceGone?.at,
+      cut.sourceGone?.at,
+    );
 
+    // Deleted: still found and shown, marked with when it went.
     rmSync(join(h.home, claudePath(S2)));
     assert.equal(engine.transcripts.index().files.removed, 1);
-    assert.equal(engine.transcripts.search('CORS preflight').hits.length, 0);
-    assert.throws(() => engine.transcripts.show({ thread: `claude-code:${S2}` }), /No thread/);
+    assert.equal(engine.transcripts.search('CORS preflight').hits[0]?.thread, `claude-code:${S2}`);
+    const gone = engine.transcripts.show({ thread: `claude-code:${S2}` });
+    assert.equal(gone.steps.length, 1);
+    assert.equal(gone.thread.sourceGone?.reason, 'deleted');
+    assert.ok(Date.now() - Date.parse(gone.thread.sourceGone?.at ?? '') < 60_000);
+    assert.equal(engine.transcripts.index().files.removed, 0, 'marked once');
   });
 }
 

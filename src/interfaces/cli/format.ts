@@ -19,7 +19,7 @@ export function formatSearch(r: SearchResult, store = ''): string {
       `${i + 1}. ${bold(h.title ?? h.thread)}`,
       `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
       `   ${marked}`,
-      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}${store}   ${tildify(h.source.path)}:${h.source.line}`)}`,
+      `   ${dim(`tapedeck show ${h.thread} --step ${h.step}${store}   ${tildify(h.source.path)}:${h.source.line}${h.source_gone ? `  (source ${h.source_gone.reason} ${day(h.source_gone.at)})` : ''}`)}`,
       '',
     );
   });
@@ -32,7 +32,7 @@ export function formatSteps(thread: ThreadRecord, steps: StepRecord[], focus?: n
     dim(
       `${thread.id} · ${thread.agent} · ${thread.project ?? 'unknown project'} · ${thread.stepCount} steps`,
     ),
-    dim(tildify(thread.source)),
+    dim(`${tildify(thread.source)}${goneNote(thread)}`),
     '',
   ];
   for (const s of steps) {
@@ -49,12 +49,18 @@ export function formatSteps(thread: ThreadRecord, steps: StepRecord[], focus?: n
   return lines.join('\n').trimEnd();
 }
 
+/** "  (source deleted 2026-12-01; kept, `tapedeck restore` …)" for a thread whose transcript went away. */
+function goneNote(t: ThreadRecord): string {
+  if (!t.sourceGone) return '';
+  return `  (source ${t.sourceGone.reason} ${day(t.sourceGone.at)}; steps kept — \`tapedeck restore ${t.id}\`)`;
+}
+
 export function formatThreads(threads: ThreadRecord[]): string {
   if (threads.length === 0) return 'No threads indexed yet. Run `tapedeck index`.';
   return threads
     .map(
       (t) =>
-        `${dim(day(t.updatedAt))}  ${t.agent.padEnd(11)} ${String(t.stepCount).padStart(5)} steps  ${bold(t.title ?? '(untitled)')}\n${' '.repeat(18)}${dim(`${t.id}  ${projectName(t.project) ?? ''}`)}`,
+        `${dim(day(t.updatedAt))}  ${t.agent.padEnd(11)} ${String(t.stepCount).padStart(5)} steps  ${bold(t.title ?? '(untitled)')}\n${' '.repeat(18)}${dim(`${t.id}  ${projectName(t.project) ?? ''}${goneNote(t)}`)}`,
     )
     .join('\n');
 }
@@ -62,7 +68,7 @@ export function formatThreads(threads: ThreadRecord[]): string {
 export function formatIndexSummary(s: IndexSummary): string {
   const f = s.files;
   const lines = [
-    `Indexed in ${s.ms} ms: ${f.seen} files seen, ${f.new} new, ${f.updated} updated, ${f.unchanged} unchanged, ${f.removed} removed, ${f.skipped} skipped; ${s.steps.written} steps written.`,
+    `Indexed in ${s.ms} ms: ${f.seen} files seen, ${f.new} new, ${f.updated} updated, ${f.unchanged} unchanged, ${f.removed} gone (kept), ${f.skipped} skipped; ${s.steps.written} steps written.`,
   ];
   for (const [agent, a] of Object.entries(s.agents)) {
     if (a && a.seen + a.removed > 0)

@@ -11,6 +11,8 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   search: 'tapedeck search "why did we drop redis" --since 2w --agent claude-code --limit 5',
   show: 'tapedeck show claude-code:0a0a0a0a-1111-4222-8333-444444444444 --step 12 --window 2',
   threads: 'tapedeck threads --agent codex --since 7d --json | jq -r ".threads[].id"',
+  forget: 'tapedeck forget claude-code:4f1c2d3e-8a9b-4c5d-9e0f-1a2b3c4d5e6f --yes',
+  restore: 'tapedeck restore claude-code:4f1c2d3e-8a9b-4c5d-9e0f-1a2b3c4d5e6f   # then: claude --resume',
   eval: 'tapedeck eval questions.jsonl --compare --json | jq .overall',
   redact: 'tapedeck redact --json   # count what improved rules would mask; --apply masks it',
   reanchor: 'tapedeck reanchor --project . --budget 600',

@@ -22,6 +22,11 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   stepCount: 'step_count',
   // set by the history work when a thread's transcript went away
   sourceGone: 'source_gone',
+  // the transcript archive (stats, doctor) and the retention guard (doctor, install claude-code)
+  originalBytes: 'original_bytes',
+  cleanupPeriodDays: 'cleanup_period_days',
+  dueWithin7Days: 'due_within_7_days',
+  notArchived: 'not_archived',
   // stats and doctor
   perAgent: 'per_agent',
   lastUpdated: 'last_updated',

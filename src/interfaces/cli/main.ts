@@ -107,6 +107,34 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     .action(action(async (flags) => (await import('./commands/threads.js')).runThreads(flags)));
 
   program
+    .command('forget')
+    .description("delete a thread's indexed steps and archived transcript (asks first; --yes to confirm)")
+    .argument('<thread>', 'thread id, e.g. claude-code:<session id>')
+    .option('--yes', 'confirm: this cannot be undone')
+    .addOption(jsonOpt())
+    .action(
+      action(async (flags, thread: string) =>
+        (await import('./commands/history.js')).runForget(thread, flags),
+      ),
+    );
+
+  program
+    .command('restore')
+    .description(
+      "write a thread's transcript back from the archive, byte-identical (where the agent finds it)",
+    )
+    .argument('<thread>', 'thread id, e.g. claude-code:<session id>')
+    .option('--to <path>', 'a file or folder to write it to instead of its original path')
+    .option('--force', 'overwrite a different file already there')
+    .option('--generation <n>', 'an older archived generation (a file rewritten from its start)')
+    .addOption(jsonOpt())
+    .action(
+      action(async (flags, thread: string) =>
+        (await import('./commands/history.js')).runRestore(thread, flags),
+      ),
+    );
+
+  program
     .command('reanchor')
     .description(
       "what a context compaction dropped: a session's latest ask, plan, files, last commands, errors",

@@ -152,9 +152,10 @@ export async function runHook(argv: string[]): Promise<void> {
       }
       case 'save':
       case 'save-if-idle': {
+        // Queue first, answer second: a save that could not be queued is told to the user.
         const { queueSave } = await import('./save.js');
-        emit({});
-        queueSave(settings, input, log);
+        const outcome = queueSave(settings, input, log);
+        emit(withNotice(input, {}, outcome.notice));
         break;
       }
       case 'none':

@@ -9,6 +9,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { packagePath } from '../../app/package-path.js';
 import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 import { isOpen } from './breaker.js';
+import { errorText } from './files.js';
 import type { HookInput } from './hosts.js';
 import { lockOwner } from './lock.js';
 import type { Logger } from './log.js';
@@ -23,19 +24,29 @@ export const TAPEDECK_BIN = packagePath('bin', 'tapedeck.js');
 const RETRY_COOLDOWN_MS = 30_000;
 export const WORKER_STALE_MS = 10 * 60_000;
 
-export function queueSave(s: HookSettings, input: HookInput, log: Logger): boolean {
+export interface QueueOutcome {
+  queued: boolean;
+  /** What the user must be told (the host shows it): set when the save was not queued. */
+  notice?: string;
+}
+
+/**
+ * Queue the session's save. A save that cannot be queued (a full disk) is never reported as
+ * "saved later": the outcome carries a notice saying loudly that it was not saved and what to do.
+ */
+export function queueSave(s: HookSettings, input: HookInput, log: Logger): QueueOutcome {
   if (input.action === 'save-if-idle' && input.fullyIdle === false) {
     log(
       'info',
       `${input.agent} ${input.sessionId ?? '?'}: background tasks still running; saving at the idle Stop`,
     );
-    return false;
+    return { queued: false };
   }
   if (!input.sessionId) {
     const why = `${input.agent} ${input.event}: no session id in the hook payload (${input.problem ?? 'field missing'}); the session was not queued`;
     log('error', why);
     recordError(s.paths, { where: `hook ${input.agent} ${input.event}`, agent: input.agent, error: why });
-    return false;
+    return { queued: false };
   }
   const item = newItem({
     agent: input.agent,
@@ -47,14 +58,14 @@ export function queueSave(s: HookSettings, input: HookInput, log: Logger): boole
   try {
     enqueue(s.paths, item);
   } catch (e) {
-    const why = `${item.thread}: could not queue the save (${(e as Error).message}); it is saved at the next event of this session`;
+    const why = `Tapedeck did NOT save session ${item.thread}: the save could not be queued (${errorText(e)}). The transcript itself is untouched; free space, then run \`tapedeck index\`.`;
     log('error', why);
     recordError(s.paths, { where: 'queue', agent: input.agent, thread: item.thread, error: why });
-    return false;
+    return { queued: false, notice: why };
   }
   log('info', `${item.thread}: queued (${input.event})`);
   kickWorker(s, log, { fresh: true });
-  return true;
+  return { queued: true };
 }
 
 /**

@@ -64,8 +64,12 @@ async function lockQueue(s: HookSettings, o: FlushOptions): Promise<Lock | null>
   }
 }
 
-/** Network trouble or a server error: the server is down, not the request wrong. */
-const serverDown = (e: unknown) => !(e instanceof ServerError) || e.status === undefined || e.status >= 500;
+/**
+ * Network trouble or a server error: the server is down, not the request wrong. Only what the
+ * client says about the server counts — a session whose transcript is missing or unreadable is
+ * that session's problem and must not open the circuit for the next session's push.
+ */
+const serverDown = (e: unknown) => e instanceof ServerError && (e.status === undefined || e.status >= 500);
 
 export async function flushQueue(s: HookSettings, o: FlushOptions): Promise<FlushReport> {
   const report: FlushReport = {

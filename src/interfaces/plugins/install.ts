@@ -36,6 +36,8 @@ export interface InstallOptions {
   cwd?: string;
   /** Tapedeck data folder to pass on to hooks and MCP when it is not the default. */
   tapedeckHome?: string;
+  /** Claude Code only: set its `cleanupPeriodDays` (the one way Tapedeck changes it). */
+  retentionDays?: number;
   /** Override what installed files run (tests, packaging). */
   node?: string;
   bin?: string;
@@ -70,7 +72,16 @@ export function resolveTarget(o: InstallOptions): Target {
     tapedeckHome: tapedeckHome && tapedeckHome !== defaultHome ? tapedeckHome : undefined,
     platform: o.platform ?? process.platform,
   };
-  return { agent: o.agent, scope, workspace, home, env, inv };
+  if (o.retentionDays !== undefined) {
+    if (o.agent !== 'claude-code')
+      throw invalidInput('--retention-days sets Claude Code’s cleanupPeriodDays; it is for claude-code only');
+    if (o.mode !== 'install') throw invalidInput('--retention-days goes with install');
+    if (!Number.isInteger(o.retentionDays) || o.retentionDays < 1 || o.retentionDays > 100_000)
+      throw invalidInput(
+        `--retention-days must be a whole number of days from 1 to 100000, got ${o.retentionDays}`,
+      );
+  }
+  return { agent: o.agent, scope, workspace, home, env, inv, retentionDays: o.retentionDays };
 }
 
 export function runInstall(o: InstallOptions): InstallResult {

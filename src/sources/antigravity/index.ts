@@ -7,8 +7,8 @@ export { antigravityStep, nativeStepIndex, STEP_STRIDE, stepSlot } from './step-
 
 /**
  * Reads `~/.gemini/antigravity{,-ide,-cli}/brain/<conversationId>/.system_generated/logs/transcript*.jsonl`.
- * Step numbers are `step_index * 16 + slot` (see step-number.ts); `nativeStepIndex` recovers
- * Antigravity's own step number from a Tapedeck step.
+ * A step's `step` is Antigravity's own `step_index`; its internal order `seq` is
+ * `step_index * 16 + slot` (see step-number.ts), never shown.
  */
 export const antigravityAdapter: SourceAdapter = {
   id: 'antigravity',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Step } from '../../core/types.js';
+import { type Step, seqOf } from '../../core/types.js';
 import { createCollector, fileLines, parseLinesFile, parseLinesFileResumed } from '../test-helpers.js';
 import { antigravityAdapter } from './index.js';
 import { conversationIdOf } from './parse.js';
@@ -15,9 +15,9 @@ const FIXTURE = fileURLToPath(
 const API = '/home/dev/acme-shop/api';
 const ORDERS = `${API}/src/routes/orders.ts`;
 
-/** [step, line, role, kind, tool, target] — the shape of the whole thread at a glance. */
+/** [internal order, line, role, kind, tool, target] — the shape of the whole thread at a glance. */
 function outline(steps: Step[]) {
-  return steps.map((s) => [s.step, s.source.line, s.role, s.kind, s.tool ?? null, s.target ?? null]);
+  return steps.map((s) => [seqOf(s), s.source.line, s.role, s.kind, s.tool ?? null, s.target ?? null]);
 }
 
 /** Parse inline lines (as a transcript at a brain path) through one fresh parser. */
@@ -36,7 +36,7 @@ const enc = (o: Record<string, unknown>) =>
 describe('antigravity parser on the recorded fixture', () => {
   const r = parseLinesFile(antigravityAdapter, FIXTURE);
   const at = (n: number) => {
-    const s = r.steps.find((x) => x.step === n);
+    const s = r.steps.find((x) => seqOf(x) === n);
     assert.ok(s, `step ${n} exists`);
     return s;
   };
@@ -83,14 +83,15 @@ describe('antigravity parser on the recorded fixture', () => {
     ]);
   });
 
-  it('keeps the native step_index recoverable from every step number', () => {
-    assert.equal(nativeStepIndex(at(146).step), 9);
+  it('numbers every step with the native step_index; the slot is only internal order', () => {
+    assert.equal(at(146).step, 9);
     assert.equal(stepSlot(146), 2);
-    assert.equal(nativeStepIndex(at(208).step), 13);
+    assert.equal(at(208).step, 13);
     for (const s of r.steps) {
+      assert.equal(nativeStepIndex(seqOf(s)), s.step);
       const line = fileLines(FIXTURE)[s.source.line - 1] ?? '';
       const native = /"step_index":(\d+)/.exec(line)?.[1];
-      if (native) assert.equal(nativeStepIndex(s.step), Number(native), `step ${s.step}`);
+      if (native) assert.equal(s.step, Number(native), `step ${seqOf(s)}`);
     }
   });
 
@@ -246,7 +247,7 @@ describe('antigravity parser edge cases', () => {
       { step_index: 3, type: 'TOOL_RESPONSE', content: 'orphan' },
     ]);
     assert.deepEqual(
-      r.steps.map((s) => [s.step, s.kind, s.tool, s.text]),
+      r.steps.map((s) => [seqOf(s), s.kind, s.tool, s.text]),
       [
         [2, 'tool_call', 'mcp_postgres_query', 'mcp_postgres_query sql=select 1'],
         [3, 'tool_call', 'mcp_postgres_query', 'mcp_postgres_query sql=select 2'],
@@ -297,7 +298,7 @@ describe('antigravity parser edge cases', () => {
       },
     ]);
     assert.deepEqual(
-      r.steps.map((s) => [s.step, s.kind, s.tool, s.target ?? null, s.text]),
+      r.steps.map((s) => [seqOf(s), s.kind, s.tool, s.target ?? null, s.text]),
       [
         [2, 'tool_call', 'run_command', 'npm run build', 'run_command npm run build'],
         [32, 'tool_result', 'run_command', null, 'old output'],

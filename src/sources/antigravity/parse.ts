@@ -371,7 +371,8 @@ export class AntigravityLineParser implements LineParser {
   private emit(sink: ParseSink, at: At, slot: number, s: Omit<Step, 'step' | 'source' | 'timestamp'>): void {
     if (!s.text) return;
     const step: Step = {
-      step: antigravityStep(at.stepIndex, slot),
+      step: at.stepIndex,
+      seq: antigravityStep(at.stepIndex, slot),
       ...s,
       source: { path: this.path, line: at.lineNo },
     };

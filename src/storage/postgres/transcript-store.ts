@@ -12,6 +12,7 @@ import type { ParsedQuery } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import type {
   IssueRecord,
+  SourceGoneReason,
   StepRecord,
   StoreStats,
   ThreadRecord,
@@ -51,11 +52,14 @@ interface ThreadRow {
   parent_id: string | null;
   space: string;
   step_count: number;
+  source_gone_at: string | null;
+  source_gone: SourceGoneReason | null;
 }
 
 interface StepRow {
   thread_id: string;
   source: string;
+  seq: number;
   step: number;
   role: Role;
   kind: StepKind;
@@ -78,11 +82,15 @@ const toThread = (r: ThreadRow): ThreadRecord => ({
   parentId: r.parent_id ?? undefined,
   space: r.space,
   stepCount: r.step_count,
+  ...(r.source_gone_at && r.source_gone
+    ? { sourceGone: { at: r.source_gone_at, reason: r.source_gone } }
+    : {}),
 });
 
 const toStep = (r: StepRow): StepRecord => ({
   threadId: r.thread_id,
   step: r.step,
+  ...(r.seq !== r.step ? { seq: r.seq } : {}),
   role: r.role,
   kind: r.kind,
   text: r.text,
@@ -99,7 +107,7 @@ const bound = (n: number): number | null =>
 const stepBound = (n: number): number =>
   Number.isNaN(n) ? 0 : Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.trunc(n)));
 
-const STEP_COLS = `t.id AS thread_id, t.source, s.step, s.role, s.kind, s.text, s.tool, s.target, s.ts, s.line`;
+const STEP_COLS = `t.id AS thread_id, t.source, s.seq, s.step, s.role, s.kind, s.text, s.tool, s.target, s.ts, s.line`;
 
 export function createPgTranscriptStore(db: PgStore): TranscriptStore {
   const { pg } = db;
@@ -208,29 +216,45 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
       return r ? toThread(r) : undefined;
     },
     getSteps(threadId, from, to, limit) {
-      return read(() =>
-        pg
-          .query<StepRow>(
-            `SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
-             WHERE t.id = $1 AND s.step >= $2 AND s.step <= $3 ORDER BY s.step LIMIT $4`,
-            [threadId, stepBound(from), stepBound(to), bound(limit)],
-          )
-          .map(toStep),
-      );
+      return read(() => {
+        const rows = pg.query<StepRow>(
+          `SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
+             WHERE t.id = $1 AND s.step >= $2 AND s.step <= $3 ORDER BY s.seq LIMIT $4`,
+          [threadId, stepBound(from), stepBound(to), bound(limit)],
+        );
+        // Never half a step: the rest of the parts sharing the last row's number come too.
+        const last = rows.at(-1);
+        if (last && rows.length === limit)
+          rows.push(
+            ...pg.query<StepRow>(
+              `SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
+                 WHERE t.id = $1 AND s.step = $2 AND s.seq > $3 ORDER BY s.seq`,
+              [threadId, last.step, last.seq],
+            ),
+          );
+        return rows.map(toStep);
+      });
     },
     stepWindow(threadId, step, before, after) {
       const at = stepBound(step);
+      // Counted in step numbers, not rows: every part of a step comes with it. One statement:
+      // the bounds are the before-th step number below and the after-th from `step` on.
       const rows = read(() =>
         pg.query<StepRow>(
-          `(SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
-             WHERE t.id = $1 AND s.step < $2 ORDER BY s.step DESC LIMIT $3)
-           UNION ALL
-           (SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid
-             WHERE t.id = $1 AND s.step >= $2 ORDER BY s.step LIMIT $4)`,
-          [threadId, at, bound(before), after + 1 >= 0 ? bound(after + 1) : 0],
+          `WITH th AS (SELECT tid FROM threads WHERE id = $1),
+             lo AS (SELECT (SELECT s.step FROM steps s, th WHERE s.tid = th.tid AND s.step < $2
+                      GROUP BY s.step ORDER BY s.step DESC LIMIT 1 OFFSET $3) AS v),
+             hi AS (SELECT (SELECT s.step FROM steps s, th WHERE s.tid = th.tid AND s.step >= $2
+                      GROUP BY s.step ORDER BY s.step LIMIT 1 OFFSET $4) AS v)
+           SELECT ${STEP_COLS} FROM threads t JOIN steps s ON s.tid = t.tid, lo, hi
+           WHERE t.id = $1
+             AND (($5 AND s.step < $2 AND s.step >= COALESCE(lo.v, ${Number.MIN_SAFE_INTEGER}))
+               OR ($6 AND s.step >= $2 AND s.step <= COALESCE(hi.v, ${Number.MAX_SAFE_INTEGER})))
+           ORDER BY s.seq`,
+          [threadId, at, Math.max(0, before - 1), Math.max(0, after), before > 0, after >= 0],
         ),
       );
-      return rows.sort((a, b) => a.step - b.step).map(toStep);
+      return rows.map(toStep);
     },
     listThreads(filters, limit, offset) {
       const params: unknown[] = [];

@@ -11,7 +11,7 @@
  *   - cursors and step counts are buffered too and sent with the version bump in one statement.
  * Per write transaction: one upsert per thread, one per FLUSH_ROWS steps, one closing statement.
  */
-import type { ParseIssue } from '../../core/types.js';
+import { type ParseIssue, seqOf } from '../../core/types.js';
 import type { FileCursor, PreparedStep, TranscriptWriter } from '../../ports/transcript-store.js';
 import type { PgSync } from './sync-client.js';
 import { identTokens, stepTsvector } from './transcript-fts.js';
@@ -34,7 +34,7 @@ interface Known {
 
 interface ThreadState {
   tid: number;
-  /** Every stored step numbered >= knownFrom is in `rows` (-Infinity: all of them). */
+  /** Every stored step ordered (seq) >= knownFrom is in `rows`, keyed by seq (-Infinity: all of them). */
   knownFrom: number;
   rows: Map<number, Known>;
 }
@@ -59,7 +59,7 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
   const steps = new Map<string, BufferedStep>();
   let stepChars = 0;
   let written = 0;
-  const meta = new Map<string, { tid: number; step: number; ts: string | null; line: number }>();
+  const meta = new Map<string, { tid: number; seq: number; ts: string | null; line: number }>();
   const cursors = new Map<string, FileCursor & { at: string }>();
   const counts = new Set<string>();
 
@@ -75,19 +75,20 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     if (m.length > 0) {
       params.push(
         m.map((x) => x.tid),
-        m.map((x) => x.step),
+        m.map((x) => x.seq),
         m.map((x) => x.ts),
         m.map((x) => x.line),
       );
       parts.push(`UPDATE steps s SET ts = v.ts, line = v.line
-        FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[]) AS v(tid, step, ts, line)
-        WHERE s.tid = v.tid AND s.step = v.step`);
+        FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[]) AS v(tid, seq, ts, line)
+        WHERE s.tid = v.tid AND s.seq = v.seq`);
     }
     if (rows.length > 0) {
       written += rows.length;
       const at = params.length;
       params.push(
         rows.map((r) => r.tid),
+        rows.map((r) => seqOf(r.s)),
         rows.map((r) => r.s.step),
         rows.map((r) => r.s.role),
         rows.map((r) => r.s.kind),
@@ -102,11 +103,11 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
         rows.map((r) => clean(identTokens(r.s.text))),
       );
       const $ = (i: number) => `$${at + i}`;
-      const insert = `INSERT INTO steps (tid, step, role, kind, text, tool, target, ts, line, idents, hash, fts, ident_tokens)
-        SELECT * FROM unnest(${$(1)}::bigint[], ${$(2)}::bigint[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[],
-          ${$(6)}::text[], ${$(7)}::text[], ${$(8)}::text[], ${$(9)}::bigint[], ${$(10)}::text[], ${$(11)}::bigint[],
-          ${$(12)}::tsvector[], ${$(13)}::text[])
-        ON CONFLICT (tid, step) DO UPDATE SET role = excluded.role, kind = excluded.kind, text = excluded.text,
+      const insert = `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, hash, fts, ident_tokens)
+        SELECT * FROM unnest(${$(1)}::bigint[], ${$(2)}::bigint[], ${$(3)}::bigint[], ${$(4)}::text[], ${$(5)}::text[],
+          ${$(6)}::text[], ${$(7)}::text[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::bigint[], ${$(11)}::text[],
+          ${$(12)}::bigint[], ${$(13)}::tsvector[], ${$(14)}::text[])
+        ON CONFLICT (tid, seq) DO UPDATE SET step = excluded.step, role = excluded.role, kind = excluded.kind, text = excluded.text,
           tool = excluded.tool, target = excluded.target, ts = excluded.ts, line = excluded.line,
           idents = excluded.idents, hash = excluded.hash, fts = excluded.fts, ident_tokens = excluded.ident_tokens`;
       parts.push(insert);
@@ -163,18 +164,18 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     return t;
   }
 
-  /** What is stored at `step` (buffered writes included), reading the stored tail once if needed. */
-  function known(t: ThreadState, step: number): Known | undefined {
-    const k = t.rows.get(step);
-    if (k || step >= t.knownFrom) return k;
+  /** What is stored at order `seq` (buffered writes included), reading the stored tail once if needed. */
+  function known(t: ThreadState, seq: number): Known | undefined {
+    const k = t.rows.get(seq);
+    if (k || seq >= t.knownFrom) return k;
     const upper = Number.isFinite(t.knownFrom) ? t.knownFrom : null;
-    const rows = pg.query<Known & { step: number }>(
-      `SELECT step, hash, kind, ts, line FROM steps WHERE tid = $1 AND step >= $2 ${upper === null ? '' : 'AND step < $3'}`,
-      upper === null ? [t.tid, step] : [t.tid, step, upper],
+    const rows = pg.query<Known & { seq: number }>(
+      `SELECT seq, hash, kind, ts, line FROM steps WHERE tid = $1 AND seq >= $2 ${upper === null ? '' : 'AND seq < $3'}`,
+      upper === null ? [t.tid, seq] : [t.tid, seq, upper],
     );
-    for (const r of rows) t.rows.set(r.step, { hash: r.hash, kind: r.kind, ts: r.ts, line: r.line });
-    t.knownFrom = step;
-    return t.rows.get(step);
+    for (const r of rows) t.rows.set(r.seq, { hash: r.hash, kind: r.kind, ts: r.ts, line: r.line });
+    t.knownFrom = seq;
+    return t.rows.get(seq);
   }
 
   const writer: TranscriptWriter = {
@@ -188,7 +189,12 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
            started_at = LEAST(threads.started_at, excluded.started_at),
            updated_at = GREATEST(threads.updated_at, excluded.updated_at),
            source = excluded.source,
-           parent_id = COALESCE(excluded.parent_id, threads.parent_id)
+           parent_id = COALESCE(excluded.parent_id, threads.parent_id),
+           -- the file is back (or another took over): a deletion mark goes; a truncation stays
+           source_gone_at = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+             THEN threads.source_gone_at END,
+           source_gone = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+             THEN threads.source_gone END
          RETURNING tid, EXISTS (SELECT 1 FROM steps s WHERE s.tid = threads.tid) AS has_steps`,
         [
           m.id,
@@ -211,14 +217,15 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     },
     upsertStep(threadId, s) {
       const t = threadState(threadId);
-      const old = known(t, s.step);
+      const seq = seqOf(s);
+      const old = known(t, seq);
       const ts = s.timestamp ?? null;
-      const key = `${t.tid}:${s.step}`;
+      const key = `${t.tid}:${seq}`;
       if (old && old.hash === s.hash && old.kind === s.kind) {
         if (old.ts !== ts || old.line !== s.source.line) {
           const pending = steps.get(key);
           if (pending) pending.s = { ...pending.s, timestamp: s.timestamp, source: s.source };
-          else meta.set(key, { tid: t.tid, step: s.step, ts: cleanOrNull(ts), line: s.source.line });
+          else meta.set(key, { tid: t.tid, seq, ts: cleanOrNull(ts), line: s.source.line });
           old.ts = ts;
           old.line = s.source.line;
         }
@@ -227,13 +234,13 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
       meta.delete(key);
       steps.set(key, { tid: t.tid, s });
       stepChars += s.text.length + s.idents.length;
-      t.rows.set(s.step, { hash: s.hash, kind: s.kind, ts, line: s.source.line });
+      t.rows.set(seq, { hash: s.hash, kind: s.kind, ts, line: s.source.line });
       if (steps.size >= FLUSH_ROWS || stepChars >= FLUSH_CHARS) flushSteps();
       return old ? 'updated' : 'inserted';
     },
     truncateSteps(threadId, from) {
       flushSteps();
-      pg.run('DELETE FROM steps WHERE tid = (SELECT tid FROM threads WHERE id = $1) AND step >= $2', [
+      pg.run('DELETE FROM steps WHERE tid = (SELECT tid FROM threads WHERE id = $1) AND seq >= $2', [
         threadId,
         Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.trunc(from))),
       ]);
@@ -245,7 +252,7 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     retainSteps(threadId, keep) {
       flushSteps();
       pg.run(
-        'DELETE FROM steps WHERE tid = (SELECT tid FROM threads WHERE id = $1) AND NOT (step = ANY($2::bigint[]))',
+        'DELETE FROM steps WHERE tid = (SELECT tid FROM threads WHERE id = $1) AND NOT (seq = ANY($2::bigint[]))',
         [threadId, [...keep]],
       );
       const t = threads.get(threadId);
@@ -257,17 +264,28 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     saveCursor(c) {
       cursors.set(c.path, { ...c, at: new Date().toISOString() });
     },
-    forgetFile(filePath) {
+    markSourceGone(filePath, reason, at) {
       flushSteps();
-      cursors.delete(filePath);
       pg.run(
-        `WITH th AS (DELETE FROM threads WHERE source = $1 RETURNING tid),
-           st AS (DELETE FROM steps WHERE tid IN (SELECT tid FROM th)),
-           f AS (DELETE FROM files WHERE path = $1)
-         DELETE FROM issues WHERE path = $1`,
-        [filePath],
+        `UPDATE threads SET source_gone_at = CASE WHEN source_gone = $2 THEN source_gone_at ELSE $3 END,
+           source_gone = $2 WHERE source = $1`,
+        [filePath, reason, at],
       );
-      threads.clear();
+      if (reason !== 'deleted') return;
+      cursors.delete(filePath);
+      pg.run('WITH f AS (DELETE FROM files WHERE path = $1) DELETE FROM issues WHERE path = $1', [filePath]);
+    },
+    forgetThread(threadId) {
+      flushSteps();
+      counts.delete(threadId);
+      const gone = pg.query<{ tid: number }>(
+        `WITH th AS (DELETE FROM threads WHERE id = $1 RETURNING tid),
+           st AS (DELETE FROM steps WHERE tid IN (SELECT tid FROM th))
+         SELECT tid FROM th`,
+        [threadId],
+      );
+      threads.delete(threadId);
+      return gone.length > 0;
     },
     addIssues(filePath, issues: ParseIssue[]) {
       if (issues.length === 0) return;

@@ -2,9 +2,10 @@
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ParsedQuery } from '../../core/query.js';
-import type { AgentId, ParseIssue, Role, StepKind } from '../../core/types.js';
+import { type AgentId, type ParseIssue, type Role, type StepKind, seqOf } from '../../core/types.js';
 import type {
   IssueRecord,
+  SourceGoneReason,
   StepRecord,
   StoreStats,
   ThreadRecord,
@@ -45,11 +46,14 @@ interface ThreadRow {
   parent_id: string | null;
   space: string;
   step_count: number;
+  source_gone_at: string | null;
+  source_gone: SourceGoneReason | null;
 }
 
 interface StepRow {
   id: number;
   tid: number;
+  seq: number;
   step: number;
   role: Role;
   kind: StepKind;
@@ -73,12 +77,16 @@ const toThread = (r: ThreadRow): ThreadRecord => ({
   parentId: r.parent_id ?? undefined,
   space: r.space,
   stepCount: r.step_count,
+  ...(r.source_gone_at && r.source_gone
+    ? { sourceGone: { at: r.source_gone_at, reason: r.source_gone } }
+    : {}),
 });
 
 function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord {
   return {
     threadId: thread.id,
     step: r.step,
+    ...(r.seq !== r.step ? { seq: r.seq } : {}),
     role: r.role,
     kind: r.kind,
     text: r.text,
@@ -91,9 +99,6 @@ function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord 
 
 export function createSqliteTranscriptStore(db: Db, path: string): TranscriptStore {
   const stmt = {
-    threadBySource: db.prepare<[string], { tid: number; id: string }>(
-      'SELECT tid, id FROM threads WHERE source = ?',
-    ),
     threadById: db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?'),
     insertThread: db.prepare(
       `INSERT INTO threads (id, agent, session_id, project, title, started_at, updated_at, source, parent_id)
@@ -104,15 +109,20 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
          started_at = MIN(COALESCE(threads.started_at, excluded.started_at), COALESCE(excluded.started_at, threads.started_at)),
          updated_at = MAX(COALESCE(threads.updated_at, excluded.updated_at), COALESCE(excluded.updated_at, threads.updated_at)),
          source = excluded.source,
-         parent_id = COALESCE(excluded.parent_id, threads.parent_id)`,
+         parent_id = COALESCE(excluded.parent_id, threads.parent_id),
+         -- the file is back (or another took over): a deletion mark goes; a truncation stays
+         source_gone_at = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+           THEN threads.source_gone_at END,
+         source_gone = CASE WHEN threads.source_gone = 'truncated' AND threads.source = excluded.source
+           THEN threads.source_gone END`,
     ),
     tidOf: db.prepare<[string], { tid: number }>('SELECT tid FROM threads WHERE id = ?'),
     stepAt: db.prepare<[number, number], { id: number; hash: number; kind: StepKind }>(
-      'SELECT id, hash, kind FROM steps WHERE tid = ? AND step = ?',
+      'SELECT id, hash, kind FROM steps WHERE tid = ? AND seq = ?',
     ),
     insertStep: db.prepare(
-      `INSERT INTO steps (tid, step, role, kind, text, tool, target, ts, line, idents, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateStep: db.prepare(
       `UPDATE steps SET role = ?, kind = ?, text = ?, tool = ?, target = ?, ts = ?, line = ?, idents = ?, hash = ?
@@ -124,17 +134,19 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE id = ?`,
     ),
     deleteFtsFrom: db.prepare(
-      `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE tid = ? AND step >= ?`,
+      `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE tid = ? AND seq >= ?`,
     ),
-    deleteStepsFrom: db.prepare('DELETE FROM steps WHERE tid = ? AND step >= ?'),
-    stepNumbers: db.prepare<[number], { id: number; step: number }>(
-      'SELECT id, step FROM steps WHERE tid = ?',
-    ),
+    deleteStepsFrom: db.prepare('DELETE FROM steps WHERE tid = ? AND seq >= ?'),
+    stepNumbers: db.prepare<[number], { id: number; seq: number }>('SELECT id, seq FROM steps WHERE tid = ?'),
     deleteStep: db.prepare('DELETE FROM steps WHERE id = ?'),
     countSteps: db.prepare(
       'UPDATE threads SET step_count = (SELECT COUNT(*) FROM steps WHERE steps.tid = threads.tid) WHERE id = ?',
     ),
     deleteThread: db.prepare('DELETE FROM threads WHERE tid = ?'),
+    markGone: db.prepare(
+      `UPDATE threads SET source_gone_at = CASE WHEN source_gone = @reason THEN source_gone_at ELSE @at END,
+         source_gone = @reason WHERE source = @path`,
+    ),
     saveCursor: db.prepare(
       `INSERT OR REPLACE INTO files (path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash, state, indexed_at)
        VALUES (@path, @agent, @threadId, @size, @mtimeMs, @inode, @offset, @lineNo, @headHash, @state, @at)`,
@@ -196,7 +208,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         s.hash,
       ];
       const insert = () => {
-        const { lastInsertRowid } = stmt.insertStep.run(tid, s.step, s.role, s.kind, ...args);
+        const { lastInsertRowid } = stmt.insertStep.run(tid, seqOf(s), s.step, s.role, s.kind, ...args);
         stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents));
         return 'inserted' as const;
       };
@@ -207,7 +219,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
           if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw e;
         }
       }
-      const old = stmt.stepAt.get(tid, s.step);
+      const old = stmt.stepAt.get(tid, seqOf(s));
       if (!old) return insert();
       if (old.hash === s.hash && old.kind === s.kind) {
         stmt.updateStepMeta.run(s.timestamp ?? null, s.source.line, old.id);
@@ -228,7 +240,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       const row = stmt.tidOf.get(threadId);
       if (!row) return;
       for (const s of stmt.stepNumbers.all(row.tid)) {
-        if (keep.has(s.step)) continue;
+        if (keep.has(s.seq)) continue;
         stmt.deleteFtsOne.run(s.id);
         stmt.deleteStep.run(s.id);
       }
@@ -242,15 +254,20 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         at: new Date().toISOString(),
       });
     },
-    forgetFile(filePath) {
-      for (const t of stmt.threadBySource.all(filePath)) {
-        stmt.deleteFtsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
-        stmt.deleteStepsFrom.run(t.tid, Number.MIN_SAFE_INTEGER);
-        stmt.deleteThread.run(t.tid);
-        if (lastThread?.tid === t.tid) lastThread = undefined;
-      }
+    markSourceGone(filePath, reason, at) {
+      stmt.markGone.run({ path: filePath, reason, at });
+      if (reason !== 'deleted') return;
       stmt.deleteCursor.run(filePath);
       stmt.clearIssues.run(filePath);
+    },
+    forgetThread(threadId) {
+      const row = stmt.tidOf.get(threadId);
+      if (!row) return false;
+      stmt.deleteFtsFrom.run(row.tid, Number.MIN_SAFE_INTEGER);
+      stmt.deleteStepsFrom.run(row.tid, Number.MIN_SAFE_INTEGER);
+      stmt.deleteThread.run(row.tid);
+      if (lastThread?.tid === row.tid) lastThread = undefined;
+      return true;
     },
     addIssues(filePath, issues: ParseIssue[]) {
       if (issues.length === 0) return;
@@ -341,25 +358,53 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       if (!t) return [];
       const rows = db
         .prepare<[number, number, number, number], StepRow>(
-          'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY step LIMIT ?',
+          'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY seq LIMIT ?',
         )
         .all(t.tid, from, to, limit);
+      // Never half a step: the rest of the parts sharing the last row's number come too.
+      const last = rows.at(-1);
+      if (last && rows.length === limit)
+        rows.push(
+          ...db
+            .prepare<[number, number, number], StepRow>(
+              'SELECT * FROM steps WHERE tid = ? AND step = ? AND seq > ? ORDER BY seq',
+            )
+            .all(t.tid, last.step, last.seq),
+        );
       return rows.map((r) => toStep(r, t));
     },
     stepWindow(threadId, step, before, after) {
       const t = stmt.threadById.get(threadId);
       if (!t) return [];
-      const earlier = db
-        .prepare<[number, number, number], StepRow>(
-          'SELECT * FROM steps WHERE tid = ? AND step < ? ORDER BY step DESC LIMIT ?',
-        )
-        .all(t.tid, step, before)
-        .reverse();
-      const later = db
-        .prepare<[number, number, number], StepRow>(
-          'SELECT * FROM steps WHERE tid = ? AND step >= ? ORDER BY step LIMIT ?',
-        )
-        .all(t.tid, step, after + 1);
+      // Counted in step numbers, not rows: every part of a step comes with it.
+      const nth = (sql: string, offset: number) =>
+        db.prepare<[number, number, number], { step: number }>(sql).get(t.tid, step, offset)?.step;
+      const rows = (lo: number, hi: number) =>
+        db
+          .prepare<[number, number, number], StepRow>(
+            'SELECT * FROM steps WHERE tid = ? AND step >= ? AND step <= ? ORDER BY seq',
+          )
+          .all(t.tid, lo, hi);
+      const earlier =
+        before > 0
+          ? rows(
+              nth(
+                'SELECT step FROM steps WHERE tid = ? AND step < ? GROUP BY step ORDER BY step DESC LIMIT 1 OFFSET ?',
+                before - 1,
+              ) ?? Number.MIN_SAFE_INTEGER,
+              step - 1,
+            )
+          : [];
+      const later =
+        after >= 0
+          ? rows(
+              step,
+              nth(
+                'SELECT step FROM steps WHERE tid = ? AND step >= ? GROUP BY step ORDER BY step LIMIT 1 OFFSET ?',
+                after,
+              ) ?? Number.MAX_SAFE_INTEGER,
+            )
+          : [];
       return [...earlier, ...later].map((r) => toStep(r, t));
     },
     listThreads(filters, limit, offset) {

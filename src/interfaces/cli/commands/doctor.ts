@@ -1,3 +1,4 @@
+import { formatRetention, retentionReport } from '../../../app/retention.js';
 import { type GlobalFlags, missingStorePath, openEngine } from '../context.js';
 import { NOTHING_INDEXED, print, printJson, tildify } from '../output.js';
 
@@ -17,12 +18,16 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
       steps: stats.perAgent[a.id]?.steps ?? 0,
       lastUpdated: stats.perAgent[a.id]?.lastUpdated ?? null,
     }));
+    const archive = engine.archive ? { enabled: true, ...engine.archive.stats() } : { enabled: false };
+    const retention = retentionReport(engine);
     const report = {
       ok: problems.length === 0,
       node: process.versions.node,
       database: missing
         ? { path: missing, exists: false, bytes: 0, problems }
         : { path: stats.path, exists: true, bytes: stats.dbBytes, problems },
+      archive,
+      retention,
       agents,
       issues: { total: stats.issues, recent: issues },
     };
@@ -33,6 +38,9 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
       print(
         `database ${tildify(stats.path)} (${(stats.dbBytes / 1048576).toFixed(1)} MB): ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'ok'}`,
       );
+    print(formatArchive(archive));
+    print(formatRetention(retention));
+    if (retention.problem) print(`  ${retention.problem}`);
     print('');
     for (const a of agents) {
       const behind =
@@ -55,4 +63,18 @@ export async function runDoctor(flags: GlobalFlags & { issues?: string }): Promi
   } finally {
     engine.close();
   }
+}
+
+/** "archive ~/.tapedeck/archive: 12 transcripts, 3.1 MB (of 20.4 MB)" or that it is off. */
+export function formatArchive(a: {
+  enabled: boolean;
+  dir?: string;
+  files?: number;
+  bytes?: number;
+  originalBytes?: number;
+}): string {
+  if (!a.enabled)
+    return 'archive off ("archive": false in config.json or TAPEDECK_ARCHIVE=0): deleted transcripts cannot be restored';
+  const mb = (n = 0) => (n / 1048576).toFixed(1);
+  return `archive ${tildify(a.dir)}: ${a.files} transcripts, ${mb(a.bytes)} MB (of ${mb(a.originalBytes)} MB original)`;
 }

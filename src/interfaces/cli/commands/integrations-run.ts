@@ -1,5 +1,6 @@
 /** The work of `tapedeck install|uninstall`, `tapedeck queue` and `tapedeck status`. */
 import { join } from 'node:path';
+import { formatRetention, type RetentionReport, retentionReport } from '../../../app/retention.js';
 import { createLogger } from '../../hooks/log.js';
 import { countFiles, scanQueue } from '../../hooks/queue.js';
 import { readHookSettings } from '../../hooks/settings.js';
@@ -7,13 +8,14 @@ import { hookStatus } from '../../hooks/status.js';
 import { flushQueue } from '../../hooks/worker.js';
 import { formatInstall, runInstall } from '../../plugins/install.js';
 import { installedIntegrations } from '../../plugins/installed.js';
-import type { GlobalFlags } from '../context.js';
+import { type GlobalFlags, intOption, openEngine } from '../context.js';
 import { print, printJson, tildify } from '../output.js';
 
 export interface InstallFlags extends GlobalFlags {
   workspace?: string | boolean;
   global?: boolean;
   dryRun?: boolean;
+  retentionDays?: string;
 }
 
 export async function runInstallCommand(
@@ -28,10 +30,34 @@ export async function runInstallCommand(
     global: f.global,
     dryRun: f.dryRun,
     tapedeckHome: f.home ?? process.env.TAPEDECK_HOME,
+    retentionDays: intOption('retention-days', f.retentionDays, 1),
   });
+  // The retention guard: what Claude Code's cleanup will delete soon, and whether it is archived.
+  const retention = r.agent === 'claude-code' && mode === 'install' ? claudeRetention(f) : undefined;
   const { plan, ...rest } = r;
-  if (f.json) printJson({ ...rest, files: plan.changes });
-  else print(formatInstall(r));
+  if (f.json) printJson({ ...rest, files: plan.changes, ...(retention ? { retention } : {}) });
+  else {
+    print(formatInstall(r));
+    if (retention) {
+      print(formatRetention(retention));
+      if (!retention.configured && !f.retentionDays)
+        print('  (Tapedeck never changes it by itself; to keep sessions longer: --retention-days N)');
+    }
+  }
+}
+
+/** The guard's report, or undefined when the store cannot be opened (install must still work). */
+function claudeRetention(f: GlobalFlags): RetentionReport | undefined {
+  try {
+    const engine = openEngine(f, { local: true });
+    try {
+      return retentionReport(engine);
+    } finally {
+      engine.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 export interface QueueFlags extends GlobalFlags {

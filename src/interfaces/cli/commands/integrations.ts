@@ -11,7 +11,7 @@ const AGENTS = 'antigravity, claude-code, codex or gemini-cli';
 export function registerIntegrationCommands(program: Command): void {
   const run = () => import('./integrations-run.js');
   for (const mode of ['install', 'uninstall'] as const) {
-    program
+    const cmd = program
       .command(mode)
       .description(
         mode === 'install'
@@ -24,7 +24,13 @@ export function registerIntegrationCommands(program: Command): void {
         'in this project folder (default: the current one) instead of for the user',
       )
       .option('--global', 'for the user, in every project (the default)')
-      .option('--dry-run', 'print the plan (files and changed lines) and write nothing')
+      .option('--dry-run', 'print the plan (files and changed lines) and write nothing');
+    if (mode === 'install')
+      cmd.option(
+        '--retention-days <n>',
+        'claude-code: keep transcripts N days (sets Claude Code’s cleanupPeriodDays; never changed otherwise)',
+      );
+    cmd
       .addOption(jsonOpt())
       .action(action(async (flags, agent: string) => (await run()).runInstallCommand(agent, mode, flags)));
   }

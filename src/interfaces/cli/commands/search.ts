@@ -9,7 +9,9 @@ import { NOTHING_INDEXED, print, printJson, warn } from '../output.js';
 /** Bring the index up to date before answering; a failure only makes results staler. */
 export function refreshQuietly(engine: Engine): void {
   try {
-    engine.transcripts.index();
+    // A transcript that is a FIFO or a device is skipped, never waited on; say so every time.
+    for (const k of engine.transcripts.index().skipped)
+      if (k.reason.startsWith('not a regular file')) warn(`tapedeck: skipped ${k.path}: ${k.reason}`);
   } catch (e) {
     warn(`tapedeck: index not refreshed (${(e as Error).message}); results may be stale`);
   }

@@ -60,9 +60,15 @@ export function claudePlan(t: Target, mode: Mode): AgentPlan {
       ),
   };
   const skills = skillEdits(p.skills, mode, false, 'claude-code');
+  const retention = retentionEdit(t, mode, hooks);
   const git = gitExcludeEdit(t, mode, [p.settings]);
   return {
-    edits: [hooks, mcp, ...skills.edits, ...git.edits],
+    edits: [
+      ...(retention?.path === hooks.path ? [retention] : retention ? [hooks, retention] : [hooks]),
+      mcp,
+      ...skills.edits,
+      ...git.edits,
+    ],
     dirs: [...skills.dirs, p.skills, dirname(p.settings)],
     notes:
       mode === 'install'
@@ -77,4 +83,25 @@ export function claudePlan(t: Target, mode: Mode): AgentPlan {
           ]
         : [],
   };
+}
+
+/**
+ * `--retention-days N`: Claude Code's `cleanupPeriodDays` in the user settings (Claude Code reads
+ * it there), only when asked for. With a global install that is the hooks' own file, so the one
+ * edit does both; with a workspace install it is a second file. Uninstall leaves it alone: it is
+ * the user's choice by then.
+ */
+function retentionEdit(t: Target, mode: Mode, hooks: FileEdit): FileEdit | undefined {
+  const days = t.retentionDays;
+  if (mode !== 'install' || days === undefined) return undefined;
+  const settings = join(t.env.CLAUDE_CONFIG_DIR || join(t.home, '.claude'), 'settings.json');
+  const set = (text: string | null) =>
+    editJson(text, settings, (o) => setPath(o, ['cleanupPeriodDays'], days));
+  if (hooks.path === settings)
+    return {
+      path: settings,
+      what: `${hooks.what}; cleanupPeriodDays ${days}`,
+      apply: (before) => set(hooks.apply(before)),
+    };
+  return { path: settings, what: `cleanupPeriodDays ${days}`, apply: set };
 }

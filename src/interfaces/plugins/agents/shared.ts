@@ -19,6 +19,8 @@ export interface Target {
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   inv: Invocation;
+  /** Claude Code: the `cleanupPeriodDays` asked for with --retention-days (never set otherwise). */
+  retentionDays?: number;
 }
 
 export interface AgentPlan {
