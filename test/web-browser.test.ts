@@ -365,6 +365,12 @@ describe('the web page in a real browser', { skip }, () => {
     const agents = page.locator('table tbody tr');
     await agents.first().waitFor();
     assert.equal(await agents.count(), 4, 'one row per agent with sessions');
+    await page.getByRole('heading', { name: 'Archive and retention' }).waitFor();
+    assert.match(
+      await page.locator('.facts').nth(1).innerText(),
+      /Archive\s+\d+ transcripts, [\d.]+ MB on disk/,
+    );
+    await page.getByText('Claude Code retention').waitFor();
     await page.screenshot({ path: join(SHOTS, 'status.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
     await go('#/search?q=flaky%20test');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Engine } from '../src/app/engine.js';
+import { readLocalToken } from '../src/app/local-token.js';
 import { createHttpApp, type HttpApp } from '../src/interfaces/http/app.js';
 import { claudeLine, claudePath, type TempHome, tempHome } from './support/home.js';
 
@@ -53,6 +54,8 @@ describe('web page routes', () => {
     key = engine.keys.create({ name: 'web-test', scope: 'admin' }).key;
     app = createHttpApp(engine, {
       log: () => {},
+      // The owner token counts only from loopback; app.request() has no socket to say so.
+      clientAddress: () => '127.0.0.1',
       queueState: () => ({ waiting: 2, failed: 0 }),
     });
   });
@@ -150,6 +153,23 @@ describe('web page routes', () => {
     assert.equal(issue.line, 2);
     assert.equal(body.stats.perAgent['claude-code'].threads, 3);
     assert.deepEqual(body.queue, { waiting: 2, failed: 0 });
+    assert.equal(body.archive, null, "an API key is not told about the machine's files");
+    assert.equal(body.retention, null);
+  });
+
+  test("doctor for the owner: the archive's size and Claude Code's retention", async () => {
+    const owner = readLocalToken(h.tapedeckHome)!;
+    const r = await app.request('/v1/doctor', {
+      headers: { host: '127.0.0.1:7420', authorization: `Bearer ${owner}` },
+    });
+    assert.equal(r.status, 200);
+    const body = (await r.json()) as J;
+    assert.equal(body.archive.enabled, true);
+    assert.equal(body.archive.files, 3, 'the three indexed transcripts are archived');
+    assert.ok(body.archive.bytes > 0);
+    assert.equal(body.retention.agent, 'claude-code');
+    assert.equal(body.retention.sessions, 3);
+    assert.equal(typeof body.retention.cleanupPeriodDays, 'number');
   });
 
   test('data routes are not public', async () => {

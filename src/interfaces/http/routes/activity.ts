@@ -1,9 +1,11 @@
 /**
  * What the web page needs beyond the transcript routes: sessions per day for the timeline, and
- * one status document (doctor's checks, parse issues with file:line, index freshness, the hook
- * queue when the server was given a way to read it).
+ * one status document (doctor's checks, parse issues with file:line, index freshness, the
+ * transcript archive's size and Claude Code's retention for the owner, the hook queue when the
+ * server was given a way to read it).
  */
 import { z } from 'zod';
+import { retentionReport } from '../../../app/retention.js';
 import type { RoutesContext } from '../context.js';
 import { addRoute } from '../route.js';
 import { qInt, qList } from './schemas.js';
@@ -59,9 +61,23 @@ export function registerActivityRoutes(ctx: RoutesContext, { queueState }: Activ
       'Health of the index: database checks, parse issues with file and line, counts, queue (`tapedeck doctor --json`)',
     query: DoctorQuery,
     returns:
-      '{ok, problems, issues: {total, recent: [{path, line, message, at}]}, stats, index: {last_indexed_at}, queue}',
-    handler({ engine, query }) {
+      '{ok, problems, issues: {total, recent: [{path, line, message, at}]}, stats, index: {last_indexed_at}, archive: {enabled, dir, files, bytes, originalBytes}, retention: {cleanupPeriodDays, configured, settings, sessions, dueWithin7Days, archived, notArchived, problem?}, queue}; archive and retention: null for API keys',
+    handler({ engine, access, query }) {
       const { problems, issues, stats } = engine.transcripts.health(query.issues ?? 50);
+      // The archive and Claude Code's cleanup are about this machine's files: the owner's view only.
+      const owner = access.principal === 'local';
+      const archive = owner
+        ? engine.archive
+          ? { enabled: true, ...engine.archive.stats() }
+          : { enabled: false }
+        : null;
+      let retention: unknown = null;
+      if (owner)
+        try {
+          retention = retentionReport(engine);
+        } catch (e) {
+          retention = { problem: (e as Error).message };
+        }
       let queue: unknown = null;
       try {
         queue = queueState?.() ?? null;
@@ -75,6 +91,8 @@ export function registerActivityRoutes(ctx: RoutesContext, { queueState }: Activ
         issues: { total: stats.issues, recent: issues },
         stats,
         index: { last_indexed_at: lastIndexAt ? new Date(lastIndexAt).toISOString() : null },
+        archive,
+        retention,
         queue,
       };
     },
