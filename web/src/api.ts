@@ -97,6 +97,8 @@ export interface Hit {
   score: number;
   source: Source;
   explain?: unknown;
+  /** The transcript file was deleted or truncated after indexing (the steps stay). */
+  source_gone?: { at: string; reason: string };
 }
 export interface SearchResult {
   query: string;
@@ -114,6 +116,7 @@ export interface Thread {
   updatedAt?: string;
   source: string;
   stepCount: number;
+  sourceGone?: { at: string; reason: string };
 }
 export interface Step {
   threadId: string;

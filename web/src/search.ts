@@ -141,7 +141,14 @@ function hitItem(hit: Hit): HTMLElement {
       h('span', { class: 'muted' }, `step ${hit.step}`),
     ),
     h('p', { class: 'snippet' }, marked(hit.snippet)),
-    h('div', { class: 'meta' }, h('code', { class: 'prov' }, `${hit.source.path}:${hit.source.line}`)),
+    h(
+      'div',
+      { class: 'meta' },
+      h('code', { class: 'prov' }, `${hit.source.path}:${hit.source.line}`),
+      hit.source_gone
+        ? h('span', { class: 'badge warn' }, `file ${hit.source_gone.reason} ${fmtTime(hit.source_gone.at)}`)
+        : null,
+    ),
     explainDetails(hit),
   );
 }

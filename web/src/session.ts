@@ -219,6 +219,13 @@ export function renderSession(main: HTMLElement, rest: string[], params: URLSear
         'p',
         { class: 'muted' },
         h('code', { class: 'prov' }, t.source),
+        t.sourceGone
+          ? h(
+              'span',
+              { class: 'badge warn' },
+              ` file ${t.sourceGone.reason} ${fmtTime(t.sourceGone.at)} (kept here; tapedeck restore brings it back) `,
+            )
+          : null,
         ' · ',
         h('kbd', {}, 'j'),
         '/',
