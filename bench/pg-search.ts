@@ -86,24 +86,15 @@ interface BackendRun {
   slowest: string;
 }
 
-/** Times `store.candidates` and `store.stepTexts` inside each search (the service calls them). */
+/** Times `store.candidates` inside each search (the service calls it; the texts come with it). */
 function instrument(store: TranscriptStore, t: { candidates: number; texts: number }): void {
   const candidates = store.candidates.bind(store);
-  const stepTexts = store.stepTexts.bind(store);
   store.candidates = (...a) => {
     const s = performance.now();
     try {
       return candidates(...a);
     } finally {
       t.candidates += performance.now() - s;
-    }
-  };
-  store.stepTexts = (...a) => {
-    const s = performance.now();
-    try {
-      return stepTexts(...a);
-    } finally {
-      t.texts += performance.now() - s;
     }
   };
 }

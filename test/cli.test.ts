@@ -49,6 +49,8 @@ test('search --json prints the documented shape with provenance', () => {
     'source',
     'step',
     'thread',
+    'thread_started_at',
+    'thread_updated_at',
     'timestamp',
     'title',
   ]);
@@ -92,9 +94,10 @@ test('identifiers, filters and dates narrow the search', () => {
     [0],
   );
   assert.equal(tapedeck(['search', 'prices', '--agent', 'codex', '--json'], h.env).json().hits.length, 0);
+  // Two steps say "prices"; the third follows one of them and holds it in its neighbour field.
   assert.equal(
     tapedeck(['search', 'prices', '--project', '/home/dev', '--json'], h.env).json().hits.length,
-    2,
+    3,
   );
   assert.equal(
     tapedeck(['search', 'prices', '--project', '/home/other', '--json'], h.env).json().hits.length,

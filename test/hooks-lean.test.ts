@@ -31,7 +31,8 @@ it('the hook entry loads no heavy module up front', () => {
   const files = [...seen].map((f) => relative(SRC, f)).sort();
   for (const p of packages) assert.match(p, /^node:/, `${p} is loaded by every hook`);
   for (const f of files) assert.doesNotMatch(f, /^(app|storage|sources|ingest|search|services)\//, f);
-  assert.ok(files.length <= 8, `${files.length} modules before dispatch: ${files.join(', ')}`);
+  // The log redacts its lines (core/redact), so nine small modules load before dispatch.
+  assert.ok(files.length <= 9, `${files.length} modules before dispatch: ${files.join(', ')}`);
 });
 
 it('the session-start path adds only small modules until the cache misses', () => {

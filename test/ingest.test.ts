@@ -77,7 +77,9 @@ test('a half-written last line waits, then is indexed exactly once', () => {
     const steps = engine.transcripts.show({ thread: `claude-code:${S1}` }).steps;
     assert.equal(steps.length, 2);
     assert.match(steps[1].text, /keep-alive agent/);
-    assert.equal(engine.transcripts.search('keep-alive agent').hits.length, 1);
+    // Once: the reply itself (the question before it holds its head as neighbour text, too).
+    const hits = engine.transcripts.search('keep-alive agent').hits;
+    assert.equal(hits.filter((x) => x.step === 1).length, 1);
   } finally {
     engine.close();
   }
@@ -97,8 +99,8 @@ test('a last line without a newline that is complete JSON is indexed, and not du
     const run = engine.transcripts.index();
     assert.equal(
       run.steps.written,
-      1,
-      'the earlier tail is re-read but unchanged, so only the new line counts',
+      2,
+      'the new line, and the re-read tail whose neighbour field now holds the new turn',
     );
     assert.equal(engine.transcripts.show({ thread: `claude-code:${S1}` }).steps.length, 3);
   } finally {

@@ -15,10 +15,16 @@ import { tryParseJson } from '../core/text.js';
 import { type AgentId, type ParseIssue, seqOf, type ThreadMeta } from '../core/types.js';
 import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
-import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
+import type {
+  FileCursor,
+  PreparedStep,
+  TranscriptStore,
+  TranscriptWriter,
+} from '../ports/transcript-store.js';
 import { BufferedSink } from './buffered-sink.js';
 import { type Flush, LinesParse, type ParseLimits, parseDocumentFile } from './file-parse.js';
 import { CHUNK } from './line-reader.js';
+import { linkNeighbours } from './neighbours.js';
 import { ParseOffload, type SpawnParseWorker } from './parse-offload.js';
 import { DEFAULT_POLICY, type IndexPolicy } from './prepare-step.js';
 
@@ -241,6 +247,12 @@ export function createIndexer({
       const id = this.resolveThread();
       w.upsertThread(this.meta(id));
       const rewritten = this.written;
+      // Neighbour text: the main thread links the batch's turns (the worker prepared each alone).
+      linkNeighbours(
+        w,
+        id,
+        ops.flatMap((o) => (o.type === 'step' && o.prepared ? [o.prepared] : [])),
+      );
       for (const o of ops) {
         if (o.type === 'truncate') {
           if (!this.fresh || o.from <= this.maxWritten) w.truncateSteps(id, o.from);

@@ -4,8 +4,8 @@
  * bytes and least of its value); secrets redacted before anything is stored.
  */
 import { flaggedLines } from '../core/error-lines.js';
-import { fnv1a } from '../core/hash.js';
 import { identTerms } from '../core/idents.js';
+import { stepHash } from '../core/neighbours.js';
 import { redact } from '../core/redact.js';
 import { capText } from '../core/text.js';
 import type { Step } from '../core/types.js';
@@ -47,10 +47,13 @@ export function prepareStep(step: Step, policy: IndexPolicy): PreparedStep | nul
   return withTerms({ ...step, text, target });
 }
 
-/** A stored (already capped and redacted) step with its identifier terms and content hash. */
+/**
+ * A stored (already capped and redacted) step with its identifier terms and content hash, and no
+ * neighbour field yet (ingest/neighbours.ts links a batch's turns).
+ */
 export function withTerms(step: Step): PreparedStep {
   const idents = step.target
     ? `${identTerms(step.target)} ${identTerms(step.text)}`.trim()
     : identTerms(step.text);
-  return { ...step, idents, hash: fnv1a(step.text) };
+  return { ...step, idents, context: '', hash: stepHash(step.text, '') };
 }

@@ -22,9 +22,19 @@ export interface FileCursor {
 /** A step ready for storage: capped, redacted, with identifier terms and a content hash. */
 export interface PreparedStep extends Step {
   idents: string;
+  /** Neighbour field: the heads of the previous and next turns (core/neighbours.ts), or ''. */
+  context: string;
+  /** Hash of the text and the neighbour field (core/neighbours.ts stepHash). */
   hash: number;
 }
 
+/** A turn already stored, as the neighbour linking at index time needs it. */
+export interface StoredTurn {
+  /** Its order key in the thread (Step.seq). */
+  seq: number;
+  text: string;
+  context: string;
+}
 /** How a thread's transcript went away: deleted (or no longer located), or cut below what was indexed. */
 export type SourceGoneReason = 'deleted' | 'truncated';
 
@@ -53,36 +63,57 @@ export interface SearchFilters {
   thread?: string;
 }
 
-/** What the index returned for a query, with what the search layer needs to finish ranking. */
-export interface CandidateSet {
-  candidates: Candidate[];
-  /** Steps each query term matches (aligned with query.terms). */
-  dfs: number[];
-  /** Roughly how many steps are indexed. */
+/**
+ * Corpus statistics for the query's terms, as BM25 needs them. Exact for rare terms; a term
+ * matching more steps than the backend counts reports at least its cap (its weight is small).
+ */
+export interface TermStatistics {
+  /** Steps indexed (roughly: the highest step row id). */
   total: number;
-  /** Whether each term's weight is already in the candidates' bm25 (it was sent to the index). */
-  inIndexRank: boolean[];
+  /** Average characters of a step's text. */
+  avgChars: number;
+  /** Steps each query term matches, aligned with the query's terms. */
+  df: number[];
 }
 
-/** One FTS match before ranking. `bm25` is higher-is-better. */
+/**
+ * A step the index found for a query, with what ranking reads: its text (the first
+ * CANDIDATE_TEXT_CHARS characters), its neighbour field, where it sits and when it was said.
+ * No score: the index only finds and orders candidates; search/ ranks them.
+ */
 export interface Candidate {
   rowid: number;
-  bm25: number;
-  /** Contains every query term (set by the search layer). */
-  strict: boolean;
-  /** Ranked by the index (its bm25 covers the terms sent); false for recency-ordered probes. */
-  ranked: boolean;
   threadId: string;
   agent: AgentId;
   project: string | null;
   title: string | null;
+  /** The thread's first and last step times, when known. */
+  threadStartedAt: string | null;
+  threadUpdatedAt: string | null;
   source: string;
   step: number;
   role: Role;
   kind: StepKind;
   timestamp: string | null;
   line: number;
-  hash: number;
+  text: string;
+  /** Characters of the whole stored text (text may be a prefix of it). */
+  chars: number;
+  context: string;
+}
+
+/** Characters of a candidate's text handed to ranking and snippets. */
+export const CANDIDATE_TEXT_CHARS = 4000;
+
+/** What the index found for a query. */
+export interface CandidateSet {
+  stats: TermStatistics;
+  /**
+   * Bounded (at most the limit asked for, plus a few probes): the steps holding the query's
+   * rarer terms in the text or the neighbour field, best impact first, then recent steps
+   * holding all (or most) of its terms.
+   */
+  candidates: Candidate[];
 }
 
 export interface StoreStats {
@@ -130,6 +161,14 @@ export interface TranscriptWriter {
   forgetThread(threadId: string): boolean;
   addIssues(path: string, issues: ParseIssue[]): void;
   clearIssues(path: string): void;
+  /**
+   * The turns (core/neighbours.ts isTurn) stored nearest before order key `before` and after
+   * `after` (Step.seq) of a thread, for linking a batch's first and last turns to their stored
+   * neighbours.
+   */
+  storedTurns(threadId: string, before: number, after: number): { previous?: StoredTurn; next?: StoredTurn };
+  /** Replace a stored step's (by Step.seq) neighbour field and content hash (its index entry follows). */
+  setContext(threadId: string, seq: number, context: string, hash: number): void;
 }
 
 /** Storage for indexed transcripts. One implementation per backend. */
@@ -150,10 +189,11 @@ export interface TranscriptStore {
   threadSource(threadId: string): string | undefined;
   /** Run `fn` in one transaction; retried on a busy database, never half-applied. */
   write<T>(fn: (w: TranscriptWriter) => T): T;
-  /** Candidate matches for a parsed query, best first, at most `limit`. */
+  /**
+   * Term statistics and candidate steps for a parsed query under filters: at most about
+   * `limit` steps (see CandidateSet), with their texts, so search needs no second read.
+   */
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
-  /** The first 6,000 characters of some steps' texts (for scoring and snippets), by row id. */
-  stepTexts(rowids: number[]): Map<number, string>;
   getThread(threadId: string): ThreadRecord | undefined;
   /**
    * Steps `from`..`to` (inclusive step numbers) of a thread, in order, at most `limit` rows — but

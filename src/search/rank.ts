@@ -1,77 +1,221 @@
 /**
- * Final ranking of the index's candidates. The index ranked them by their rarer words only (see
- * storage/sqlite/retrieval.ts); here the other query words are credited from the step's own text,
- * BM25-style: score = (bm25 + Σ idf of each other word present × the step kind's weight) × a lift
- * when every word is present × a mild recency boost (30-day half-life, at most +15%). Identical
- * texts collapse to their best hit.
+ * Ranking of the index's candidates, once for every backend (weights in search/weights.ts):
+ *   step     = max(own, carry) + near, normalised by the query's best step: `own` is BM25 over
+ *              its text × its kind's weight × a coverage lift; `carry` (a reply) a share of the
+ *              prompt before it, the question it answers; `near` a smaller share of the turns
+ *              around it — each read from its neighbour field or the adjacent candidates;
+ *   session  = its best steps' scores, each later one discounted, normalised by the best session;
+ *   score    = step + w·session + role/speaker prior + date prior + recency tie-break.
+ * Identical texts (a fork replaying its parent, a prompt echoed twice) collapse to their best.
  */
-import type { Candidate } from '../ports/transcript-store.js';
+import { isTurn, splitContext } from '../core/neighbours.js';
+import type { ParsedQuery } from '../core/query.js';
+import type { DateSpan } from '../core/question-dates.js';
+import { addresses, type RoleCue, spokenBy } from '../core/question-role.js';
+import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
+import { createLexicalScorer } from './lexical.js';
+import { WEIGHTS as W } from './weights.js';
 
-export const STRICT_BONUS = 1.5;
-const RECENCY_MAX = 0.15;
-const HALF_LIFE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-export interface Ranked extends Candidate {
+/** What a hit's score is made of (they add up to it). */
+export interface ScoreParts {
+  lexical: number;
+  neighbours: number;
+  session: number;
+  role: number;
+  /** A why-question's prior for steps that give a reason ("…because…"), a share of their lexical score. */
+  reason: number;
+  date: number;
+  recency: number;
+}
+
+export interface RankedStep extends Candidate {
   score: number;
+  parts: ScoreParts;
 }
 
-export function recencyBoost(timestamp: string | null, now: number): number {
-  if (!timestamp) return 1;
+/** What the question says besides its words. */
+export interface QuestionCues {
+  date: DateSpan | null;
+  role: RoleCue;
+  /** The question asks why ("why did we…", "the reason for…"). */
+  why: boolean;
+}
+
+const REASON_WORDS =
+  /\b(?:because|since|due to|so that|the reason|as a result|caused by|which meant|that's why)\b/i;
+
+/** A session's relevance, 0–1, by thread id. */
+export type SessionScores = Map<string, number>;
+
+export function recencyPrior(timestamp: string | null, now: number): number {
+  if (!timestamp) return 0;
   const t = Date.parse(timestamp);
-  if (Number.isNaN(t)) return 1;
+  if (Number.isNaN(t)) return 0;
   const ageDays = Math.max(0, (now - t) / DAY_MS);
-  return 1 + RECENCY_MAX * 0.5 ** (ageDays / HALF_LIFE_DAYS);
+  return W.recency * 0.5 ** (ageDays / W.recencyHalfLifeDays);
 }
 
-/** Inverse document frequency as FTS5's bm25 computes it. */
-export function idf(df: number, total: number): number {
-  const n = Math.max(total, df + 1);
-  return Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
-}
-
-/** Column weights of the index (migrations/001), for words credited outside it. */
-const KIND_WEIGHT: Record<string, number> = {
-  prompt: 1.3,
-  response: 1,
-  summary: 1,
-  reasoning: 0.5,
-  tool_call: 0.6,
-  tool_result: 0.2,
+const inSpan = (ts: string | null, span: DateSpan) => {
+  if (!ts) return false;
+  const t = Date.parse(ts);
+  return t >= span.from && t <= span.to;
 };
 
-export interface Coverage {
-  /** Which query terms each candidate contains (aligned with the query's terms). */
-  matched: (c: Candidate) => boolean[];
-  /** IDF weight per query term; 0 for terms the index does not have. */
-  weights: number[];
-  /** Terms whose weight the index's bm25 already includes. */
-  inIndexRank: boolean[];
+function sessionOverlaps(c: Candidate, span: DateSpan): boolean {
+  const a = Date.parse(c.threadStartedAt ?? c.timestamp ?? '');
+  const b = Date.parse(c.threadUpdatedAt ?? c.timestamp ?? '');
+  if (Number.isNaN(a) && Number.isNaN(b)) return false;
+  return (Number.isNaN(a) ? b : a) <= span.to && (Number.isNaN(b) ? a : b) >= span.from;
 }
 
-export function rankCandidates(candidates: Candidate[], now: number, coverage?: Coverage): Ranked[] {
-  const ranked = candidates.map((c) => {
-    let base = c.bm25;
-    let strict = c.strict;
-    if (coverage) {
-      const m = coverage.matched(c);
-      const kw = KIND_WEIGHT[c.kind] ?? 1;
-      strict = true;
-      coverage.weights.forEach((w, i) => {
-        if (!m[i]) {
-          if (w > 0) strict = false;
-        } else if (!c.ranked || !coverage.inIndexRank[i]) base += w * kw;
-      });
+const QUESTION_START =
+  /^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|have|has|any)\b/i;
+
+/** A turn that asks something: it ends with a question mark, or is short and opens like one. */
+export function isQuestion(text: string): boolean {
+  const t = text.trimEnd();
+  return t.endsWith('?') || (t.length < 200 && QUESTION_START.test(t));
+}
+
+/** An assistant's turn: the turn before it may be the question it answers. */
+const isReply = (c: Candidate) => c.role === 'assistant' && isTurn(c.kind);
+
+/** Rank candidates best first; also returns each session's relevance. */
+export function rankCandidates(
+  candidates: Candidate[],
+  query: ParsedQuery,
+  stats: TermStatistics,
+  cues: QuestionCues,
+  now: number,
+): { steps: RankedStep[]; sessions: SessionScores } {
+  const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
+  const lexical = createLexicalScorer(query, stats, (t) => (names.has(t.text) ? W.nameTerm : 1));
+  // 1. Each step's own relevance.
+  // `own`: the step's own words. `carry`: for a reply, the prompt before it (its question);
+  // `near`: any adjacent turn. Both from the neighbour field or the adjacent candidates.
+  type Scored = {
+    c: Candidate;
+    own: number;
+    raw: number;
+    question: boolean;
+    carry: number;
+    near: number;
+    base: number;
+  };
+  const scored: Scored[] = [];
+  for (const c of candidates) {
+    const lex = lexical(c.text, c.chars, c.context);
+    const question = c.kind === 'prompt' && isQuestion(c.text);
+    const kw = W.kind[c.kind] ?? 1;
+    const lift = kw * (1 + W.coverage * lex.coverage * lex.coverage);
+    // A step the index matched by a form the text scan cannot see (an identifier substring)
+    // still ranks, below every step with a counted word.
+    const raw = lex.text > 0 ? lex.text * lift : lex.previous + lex.next > 0 ? 0 : 1e-6;
+    const own = question ? raw * W.questionTurn : raw;
+    const reply = isReply(c);
+    // Only a question is answered by the turn after it ("Running the tests…" follows a request).
+    const answers = reply && isQuestion(splitContext(c.context).previous);
+    const carry = answers ? W.answerFollows * lex.previous * kw : 0;
+    const near = W.neighbourScore * Math.max(answers ? 0 : lex.previous, lex.next) * kw;
+    scored.push({ c, own, raw, question, carry, near, base: Math.max(own, carry) + near });
+  }
+
+  // 2. Neighbours among the candidates: the adjacent turns' own scores.
+  const byThread = new Map<string, Scored[]>();
+  for (const s of scored) {
+    const list = byThread.get(s.c.threadId);
+    if (list) list.push(s);
+    else byThread.set(s.c.threadId, [s]);
+  }
+  for (const list of byThread.values()) {
+    if (list.length < 2) continue;
+    list.sort((a, b) => a.c.step - b.c.step);
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      for (let j = i - 1; j >= 0 && s.c.step - list[j]!.c.step <= W.neighbourSpan; j--) {
+        const p = list[j]!;
+        if (!isTurn(p.c.kind)) continue;
+        // The prompt just before a reply: the reply is likely its answer.
+        if (p.question && isReply(s.c)) s.carry = Math.max(s.carry, W.answerFollows * p.raw);
+        else s.near = Math.max(s.near, W.neighbourScore * p.own);
+        break;
+      }
+      for (let j = i + 1; j < list.length && list[j]!.c.step - s.c.step <= W.neighbourSpan; j++) {
+        if (!isTurn(list[j]!.c.kind)) continue;
+        s.near = Math.max(s.near, W.neighbourScore * list[j]!.own);
+        break;
+      }
     }
-    return { ...c, strict, score: base * (strict ? STRICT_BONUS : 1) * recencyBoost(c.timestamp, now) };
+  }
+  for (const s of scored) s.base = Math.max(s.own, s.carry) + s.near;
+  let maxStep = 0;
+  for (const s of scored) maxStep = Math.max(maxStep, s.base);
+  maxStep ||= 1;
+
+  // 3. Sessions: several partial matches in one session point at it.
+  const sessions: SessionScores = new Map();
+  let maxSession = 0;
+  for (const [id, list] of byThread) {
+    const bases = list.map((s) => s.base).sort((a, b) => b - a);
+    let v = 0;
+    for (let i = 0; i < Math.min(bases.length, W.sessionSteps); i++) v += bases[i]! * W.sessionDecay ** i;
+    sessions.set(id, v);
+    maxSession = Math.max(maxSession, v);
+  }
+  for (const [id, v] of sessions) sessions.set(id, maxSession > 0 ? v / maxSession : 0);
+
+  // 4. Priors, and the sum. A named person speaks as the role the other side greets by name.
+  const { date, role } = cues;
+  const speakerRole = new Map<string, string>();
+  if (role.names.length > 0)
+    for (const [id, list] of byThread) {
+      const greeted = new Map<string, number>();
+      for (const s of list)
+        if (addresses(s.c.text, role.names)) greeted.set(s.c.role, (greeted.get(s.c.role) ?? 0) + 1);
+      const by = [...greeted.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+      if (by === 'user' || by === 'assistant') speakerRole.set(id, by === 'user' ? 'assistant' : 'user');
+    }
+  const steps = scored.map((s): RankedStep => {
+    const { c } = s;
+    let rolePart = role.role && c.role === role.role ? W.role * role.strength : 0;
+    if (
+      role.names.length > 0 &&
+      (spokenBy(c.text, role.names) || (speakerRole.get(c.threadId) === c.role && isTurn(c.kind)))
+    )
+      rolePart += W.speaker;
+    const datePart = date
+      ? (inSpan(c.timestamp, date) ? W.dateStep : 0) + (sessionOverlaps(c, date) ? W.dateSession : 0)
+      : 0;
+    const parts: ScoreParts = {
+      lexical: s.own / maxStep,
+      neighbours: (s.base - s.own) / maxStep,
+      session: W.session * (sessions.get(c.threadId) ?? 0),
+      role: rolePart,
+      reason: cues.why && REASON_WORDS.test(c.text) ? (W.reason * s.own) / maxStep : 0,
+      date: datePart,
+      recency: recencyPrior(c.timestamp, now),
+    };
+    const score =
+      parts.lexical +
+      parts.neighbours +
+      parts.session +
+      parts.role +
+      parts.reason +
+      parts.date +
+      parts.recency;
+    return { ...c, score, parts };
   });
-  ranked.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
-  // The same text in several places (a fork replaying its parent, a prompt echoed twice) is one hit.
+  steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
+  // The same text in several places (a fork replaying its parent, a prompt echoed twice) is one
+  // hit: the copy in the best-matching session, since it ranks first.
   const seen = new Set<string>();
-  return ranked.filter((r) => {
-    const key = `${r.kind}:${r.hash}`;
+  const unique = steps.filter((r) => {
+    const key = `${r.kind}:${r.chars}:${r.text.slice(0, 200)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+  return { steps: unique, sessions };
 }

@@ -1,24 +1,38 @@
-/** Question or keywords in, ranked hits with snippets and provenance out. */
+/** Question or keywords in, ranked hits (or sessions) with snippets and provenance out. */
 import { parseQuery } from '../core/query.js';
+import { findDateSpan } from '../core/question-dates.js';
+import { roleCue } from '../core/question-role.js';
 import { makeSnippet } from '../core/snippet.js';
-import { createTermMatcher } from '../core/term-match.js';
 import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
 import type { SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
-import { idf, rankCandidates } from './rank.js';
+import { type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
+import { WEIGHTS } from './weights.js';
 
 export interface SearchOptions extends SearchFilters {
   limit?: number;
   /** Snippet length in FTS tokens (roughly words). */
   snippetTokens?: number;
+  /** What "yesterday" and "last week" mean, and recency's reference (epoch ms; default: now). */
   now?: number;
+  /** `thread`: the best sessions, each with its best steps. */
+  by?: 'step' | 'thread';
+  /** Add each hit's score components and what the question was read as. */
+  explain?: boolean;
 }
+
+/** A hit's score components (they add up to its score). */
+export type SearchExplain = { [K in keyof ScoreParts]: number };
 
 export interface SearchHit {
   thread: string;
   agent: AgentId;
   project: string | null;
+  /** The thread's title. */
   title: string | null;
+  /** The thread's first and last step times (print once per thread). */
+  thread_started_at: string | null;
+  thread_updated_at: string | null;
   step: number;
   role: Role;
   kind: StepKind;
@@ -26,76 +40,162 @@ export interface SearchHit {
   snippet: string;
   score: number;
   source: { path: string; line: number };
+  explain?: SearchExplain;
   /** Set (by the transcript service) when the hit's transcript was deleted or truncated. */
   source_gone?: { at: string; reason: 'deleted' | 'truncated' };
+}
+
+/** A session as an answer (`by: 'thread'`). */
+export interface ThreadHit {
+  thread: string;
+  agent: AgentId;
+  project: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  score: number;
+  /** Its best steps, best first. */
+  hits: SearchHit[];
+}
+
+/** How the question was read (with `explain`). */
+export interface QueryReading {
+  terms: string[];
+  date_span: { from: string; to: string; text: string } | null;
+  role: 'user' | 'assistant' | null;
+  names: string[];
 }
 
 export interface SearchResult {
   query: string;
   took_ms: number;
+  /** Best first; with `by: 'thread'`, the threads' hits in thread order. */
   hits: SearchHit[];
+  /** With `by: 'thread'` only. */
+  threads?: ThreadHit[];
+  reading?: QueryReading;
 }
 
 export const MAX_LIMIT = 100;
-/** Candidates re-ranked with every query word credited. */
-const CANDIDATES = 200;
-/** Hits from one thread before other threads get a turn (a session is often the answer, but
- * ten hits from it crowd out the others). */
-const PER_THREAD = 3;
+/** Candidates asked of the index and ranked here. */
+const CANDIDATES = 160;
+/** Steps shown per session with `by: 'thread'`. */
+const STEPS_PER_THREAD = 3;
 
-/** Best-first, at most `perThread` hits per thread, then backfilled if there are too few. */
-function diversify<T extends { threadId: string }>(ranked: T[], n: number, perThread: number): T[] {
+/** A question asking for a reason. */
+const WHY = /\bwhy\b|\bhow come\b|\breasons?\b|\bwhat made\b|\bwhat caused\b/i;
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Best first, at most `perThread` hits per thread, then backfilled if there are too few. */
+function diversify(ranked: RankedStep[], n: number, perThread: number): RankedStep[] {
   const counts = new Map<string, number>();
-  const picked: T[] = [];
-  const rest: T[] = [];
+  const picked: RankedStep[] = [];
+  const rest: RankedStep[] = [];
   for (const r of ranked) {
     const c = counts.get(r.threadId) ?? 0;
     if (c < perThread && picked.length < n) {
       picked.push(r);
       counts.set(r.threadId, c + 1);
     } else rest.push(r);
+    if (picked.length >= n) break;
   }
   if (picked.length < n) {
     picked.push(...rest.slice(0, n - picked.length));
-    picked.sort((a, b) => ranked.indexOf(a) - ranked.indexOf(b));
+    picked.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
   }
   return picked;
 }
 
+/**
+ * Search indexed transcripts. Dates named in the question boost steps and sessions in that span
+ * and are not searched as words; "what did I/you…" and names give a role or speaker prior.
+ */
 export function searchTranscripts(
   store: TranscriptStore,
   query: string,
   options: SearchOptions = {},
 ): SearchResult {
   const started = performance.now();
-  const { limit = 10, snippetTokens = 24, now = Date.now(), ...filters } = options;
+  const {
+    limit = 10,
+    snippetTokens = 24,
+    now = Date.now(),
+    by = 'step',
+    explain = false,
+    ...filters
+  } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
-  const parsed = parseQuery(query);
-  const { candidates, dfs, total, inIndexRank } = store.candidates(
-    parsed,
-    filters,
-    Math.max(CANDIDATES, n * 6),
-  );
-  const texts = store.stepTexts(candidates.map((c) => c.rowid));
-  const match = createTermMatcher(parsed);
-  const coverage = {
-    matched: (c: { rowid: number }) => match(texts.get(c.rowid) ?? ''),
-    weights: dfs.map((df) => (df > 0 ? idf(df, total) : 0)),
-    inIndexRank,
-  };
-  const top = diversify(rankCandidates(candidates, now, coverage), n, filters.thread ? n : PER_THREAD);
-  const hits = top.map((c) => ({
+  const date = findDateSpan(query, now);
+  const role = roleCue(query);
+  let words = date ? query.replace(date.text, ' ') : query;
+  if (role.cueText) words = words.replace(role.cueText, ' ');
+  let parsed = parseQuery(words);
+  if (parsed.terms.length === 0) parsed = parseQuery(query);
+  const want = by === 'thread' ? n * STEPS_PER_THREAD : n;
+  const { stats, candidates } = store.candidates(parsed, filters, Math.max(CANDIDATES, want * 4));
+  const why = WHY.test(query);
+  const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why }, now);
+
+  const toHit = (c: RankedStep): SearchHit => ({
     thread: c.threadId,
     agent: c.agent,
     project: c.project,
     title: c.title,
+    thread_started_at: c.threadStartedAt,
+    thread_updated_at: c.threadUpdatedAt,
     step: c.step,
     role: c.role,
     kind: c.kind,
     timestamp: c.timestamp,
-    snippet: squash(makeSnippet(texts.get(c.rowid) ?? '', parsed, snippetTokens)),
-    score: Math.round(c.score * 1000) / 1000,
+    snippet: squash(makeSnippet(c.text, parsed, snippetTokens, { why })),
+    score: round(c.score),
     source: { path: c.source, line: c.line },
-  }));
-  return { query, took_ms: Math.round((performance.now() - started) * 100) / 100, hits };
+    ...(explain
+      ? {
+          explain: Object.fromEntries(
+            Object.entries(c.parts).map(([k, v]) => [k, round(v)]),
+          ) as SearchExplain,
+        }
+      : {}),
+  });
+
+  const result: SearchResult = { query, took_ms: 0, hits: [] };
+  if (by === 'thread') {
+    const threads = new Map<string, RankedStep[]>();
+    for (const s of steps) {
+      const list = threads.get(s.threadId);
+      if (list) {
+        if (list.length < STEPS_PER_THREAD) list.push(s);
+      } else if (threads.size < n) threads.set(s.threadId, [s]);
+    }
+    result.threads = [...threads.values()].map((list) => {
+      const top = list[0]!;
+      const hits = list.map(toHit);
+      result.hits.push(...hits);
+      return {
+        thread: top.threadId,
+        agent: top.agent,
+        project: top.project,
+        title: top.title,
+        started_at: top.threadStartedAt,
+        updated_at: top.threadUpdatedAt,
+        score: round(top.score),
+        hits,
+      };
+    });
+  } else {
+    result.hits = diversify(steps, n, filters.thread ? n : WEIGHTS.perThread).map(toHit);
+  }
+  if (explain)
+    result.reading = {
+      terms: parsed.terms.map((t) => t.text),
+      date_span: date
+        ? { from: new Date(date.from).toISOString(), to: new Date(date.to).toISOString(), text: date.text }
+        : null,
+      role: role.role ?? null,
+      names: role.names,
+    };
+  result.took_ms = Math.round((performance.now() - started) * 100) / 100;
+  return result;
 }

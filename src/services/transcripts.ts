@@ -75,15 +75,35 @@ export function toFilters(input: FilterInput, now = Date.now()): SearchFilters {
   return filters;
 }
 
+/** The moment a question was asked, from an ISO time, a YYYY-MM-DD day (its end) or epoch ms. */
+function askedAt(v: string | number): number {
+  const t =
+    typeof v === 'number'
+      ? v
+      : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v.trim()) ? `${v.trim()}T23:59:59Z` : v);
+  if (!Number.isFinite(t)) throw invalidInput(`Cannot read the date "${v}": use YYYY-MM-DD or an ISO time`);
+  return t;
+}
+
 export interface IndexInput extends Omit<IndexRunOptions, 'agents'> {
   agents?: string[];
+}
+
+/** Search options beside the filters. */
+export interface SearchInput extends FilterInput {
+  limit?: number;
+  /** `thread`: the best sessions, each with its best steps. */
+  by?: 'step' | 'thread';
+  /** Add each hit's score components and how the question was read. */
+  explain?: boolean;
+  /** The date the question is asked on (ISO or YYYY-MM-DD; default now): resolves "last week". */
+  now?: string | number;
 }
 
 export interface TranscriptService {
   /** Bring the index up to date (incremental unless `full`). */
   index(options?: IndexInput): IndexSummary;
-  /** `now` (ms) is when the question is asked: relative dates and recency resolve against it. */
-  search(query: string, filters?: FilterInput & { limit?: number; now?: number }): SearchResult;
+  search(query: string, input?: SearchInput): SearchResult;
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
@@ -118,10 +138,19 @@ export function createTranscriptService(
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
-      const now = input.now ?? Date.now();
+      const { by, explain, now: asked, ...filterInput } = input;
+      if (by !== undefined && by !== 'step' && by !== 'thread')
+        throw invalidInput(`by must be "step" or "thread", not "${String(by)}"`);
+      const now = asked === undefined ? Date.now() : askedAt(asked);
       return markGoneSources(
         store,
-        searchTranscripts(store, query, { ...toFilters(input, now), limit, now }),
+        searchTranscripts(store, query, {
+          ...toFilters(filterInput, now),
+          limit,
+          by,
+          explain: explain === true,
+          now,
+        }),
       );
     },
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
@@ -188,5 +217,5 @@ function markGoneSources(store: TranscriptStore, result: SearchResult): SearchRe
 
 export type { IndexSummary } from '../ingest/indexer.js';
 export type { StepRecord, StoreStats, ThreadRecord } from '../ports/transcript-store.js';
-export type { SearchHit, SearchResult } from '../search/search.js';
+export type { SearchHit, SearchResult, ThreadHit } from '../search/search.js';
 export type { Timeline, TimelineDay } from './timeline.js';

@@ -186,9 +186,9 @@ for (const b of BACKENDS) {
 
       engine.savedThreads.import({ id: 'kept', messages: msgs('saved text survives reindexing') });
       engine.transcripts.index({ full: true });
-      rmSync(path); // a deleted transcript is forgotten; saved threads have no file to lose
+      rmSync(path); // a deleted transcript's thread stays, marked; saved threads have no file to lose
       engine.transcripts.index();
-      assert.equal(engine.store.getThread(indexed), undefined);
+      assert.equal(engine.store.getThread(indexed)?.sourceGone?.reason, 'deleted');
       assert.deepEqual(texts(engine, 'kept'), ['saved text survives reindexing']);
     });
 

@@ -297,7 +297,7 @@ function script(store: TranscriptStore) {
     thread: hitsOf(store, 'café OR discount', { thread: 'claude-code:b' }),
     since: hitsOf(store, 'café OR webhook OR tapedeck', { since: '2026-03-02T00:00:00.000Z' }),
     until: hitsOf(store, 'café OR webhook OR tapedeck', { until: '2026-03-02T10:00:00.000Z' }),
-    dfs: store.candidates(parseQuery('café webhook.ts zzz'), {}, 10).dfs,
+    dfs: store.candidates(parseQuery('café webhook.ts zzz'), {}, 10).stats.df,
   };
   out.listed = {
     all: store.listThreads({}, 10, 0).map((t) => t.id),
@@ -707,8 +707,8 @@ test('a tiny store ranks the step holding every word first on both backends (ind
         e.transcripts.index();
         const set = e.store.candidates(parseQuery('cors middleware'), {}, 10);
         assert.ok(
-          set.candidates.every((c) => c.bm25 >= 0),
-          'index ranks are never negative',
+          set.candidates.every((c) => c.text.length > 0 && set.stats.avgChars > 0),
+          'candidates carry their texts and the index its average length',
         );
         return e.transcripts.search('cors middleware', {}).hits.map((x) => x.source.line);
       } finally {

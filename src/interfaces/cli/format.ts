@@ -1,28 +1,72 @@
 /** Human-readable rendering of results (the `--json` forms are the services' own shapes). */
-import type { IndexSummary, SearchResult, StepRecord, ThreadRecord } from '../../services/transcripts.js';
+import type {
+  IndexSummary,
+  SearchHit,
+  SearchResult,
+  StepRecord,
+  ThreadRecord,
+} from '../../services/transcripts.js';
 import { tildify } from './output.js';
 import { bold, colorEnabled, dim } from './style.js';
 
 const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 16).replace('T', ' ') : '—');
 const projectName = (p: string | null | undefined) => (p ? p.split('/').filter(Boolean).at(-1) : '');
 
-/** Search hits for people; `store` (e.g. ` --db <file>`) is added to each printed `tapedeck show`. */
-export function formatSearch(r: SearchResult, store = ''): string {
+/**
+ * Search hits (or sessions, with `--by thread`) for people; `store` (e.g. ` --db <file>`) is added
+ * to each printed `tapedeck show`; `explain` adds each hit's score components.
+ */
+export function formatSearch(r: SearchResult, store = '', { explain = false } = {}): string {
   if (r.hits.length === 0) return `No matches for "${r.query}" (${r.took_ms} ms).`;
-  const lines = [
-    `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`,
-    '',
-  ];
-  r.hits.forEach((h, i) => {
-    const marked = colorEnabled() ? h.snippet.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : h.snippet;
-    lines.push(
-      `${i + 1}. ${bold(h.title ?? h.thread)}`,
-      `   ${dim(`${h.agent} · ${projectName(h.project) || '—'} · ${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
-      `   ${marked}`,
+  const mark = (s: string) => (colorEnabled() ? s.replace(/«([^»]*)»/g, (_m, w) => bold(w)) : s);
+  const parts = (h: SearchHit) =>
+    h.explain
+      ? `   ${dim(
+          `score ${h.score} = ${Object.entries(h.explain)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(' + ')}`,
+        )}`
+      : null;
+  const hitLines = (h: SearchHit, head: string | null) =>
+    [
+      head,
+      `   ${dim(`${head ? `${h.agent} · ${projectName(h.project) || '—'} · ` : ''}${day(h.timestamp)} · ${h.role} ${h.kind}`)}`,
+      `   ${mark(h.snippet)}`,
+      explain ? parts(h) : null,
       `   ${dim(`tapedeck show ${h.thread} --step ${h.step}${store}   ${tildify(h.source.path)}:${h.source.line}${h.source_gone ? `  (source ${h.source_gone.reason} ${day(h.source_gone.at)})` : ''}`)}`,
       '',
+    ].filter((l): l is string => l !== null);
+  const lines: string[] = [];
+  if (r.threads) {
+    lines.push(
+      `${r.threads.length} thread${r.threads.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`,
+      '',
     );
-  });
+    r.threads.forEach((t, i) => {
+      lines.push(
+        `${i + 1}. ${bold(t.title ?? t.thread)}`,
+        `   ${dim(`${t.agent} · ${projectName(t.project) || '—'} · ${day(t.started_at)} – ${day(t.updated_at)} · score ${t.score}`)}`,
+        '',
+      );
+      for (const h of t.hits) lines.push(...hitLines(h, null).map((l) => (l ? `  ${l}` : l)));
+    });
+  } else {
+    lines.push(
+      `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} for "${r.query}" (${r.took_ms} ms)`,
+      '',
+    );
+    r.hits.forEach((h, i) => {
+      lines.push(...hitLines(h, `${i + 1}. ${bold(h.title ?? h.thread)}`));
+    });
+  }
+  if (explain && r.reading) {
+    const d = r.reading.date_span;
+    lines.push(
+      dim(
+        `read as: terms [${r.reading.terms.join(', ')}]${d ? ` · dates ${d.from.slice(0, 10)}..${d.to.slice(0, 10)} ("${d.text}")` : ''}${r.reading.role ? ` · role ${r.reading.role}` : ''}${r.reading.names.length ? ` · names ${r.reading.names.join(', ')}` : ''}`,
+      ),
+    );
+  }
   return lines.join('\n').trimEnd();
 }
 

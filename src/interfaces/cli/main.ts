@@ -69,6 +69,17 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     )
     .option('--thread <id>', 'only this thread')
     .option('--limit <n>', 'number of hits (default 10, at most 100)')
+    .addOption(
+      new Option(
+        '--by <unit>',
+        'step (default) or thread: the best sessions, each with its best steps',
+      ).choices(['step', 'thread']),
+    )
+    .option(
+      '--explain',
+      "show each hit's score components (lexical, neighbours, session, role, date, recency)",
+    )
+    .option('--now <date>', 'the date the question is asked on ("last week", "yesterday"; default: now)')
     .option('--no-index', 'do not refresh the index before searching')
     .addOption(jsonOpt())
     // `-redis` excludes a word: let it (and any unknown short option) into the query unquoted.

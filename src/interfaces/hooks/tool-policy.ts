@@ -17,6 +17,7 @@ export type ActionClasses = Record<string, ToolClass>;
 
 export const TOOL_CLASSES: Record<string, ToolClass | ActionClasses> = {
   recall: 'read',
+  reanchor: 'read',
   read: 'read',
   context: 'read',
   remember: {

@@ -71,7 +71,6 @@ export function scopeTranscriptStore(
       };
       return { ...set, candidates: set.candidates.filter((c) => ok(c.threadId)).slice(0, limit) };
     },
-    stepTexts: (rowids) => store.stepTexts(rowids),
     getThread: visible,
     getSteps: (id, from, to, limit) => (visible(id) ? store.getSteps(id, from, to, limit) : []),
     stepWindow: (id, step, before, after) => (visible(id) ? store.stepWindow(id, step, before, after) : []),

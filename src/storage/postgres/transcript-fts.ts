@@ -18,13 +18,17 @@ export {
 
 /**
  * The tsvector literal of a step: its text as weight A, then its identifier terms as B (C for
- * tool steps, whose identifiers rank lowest in SQLite too), positions continuing after the text.
+ * tool steps), then its neighbour field as D, positions continuing after the text.
  */
-export function stepTsvector(kind: StepKind, text: string, idents: string): string {
+export function stepTsvector(kind: StepKind, text: string, idents: string, context = ''): string {
   const v = new TsvectorBuilder();
   v.text(text, 'A');
   v.gap(1); // a phrase never spans the text and the identifier terms
   v.text(idents, kind === 'tool_call' || kind === 'tool_result' ? 'C' : 'B');
+  if (context) {
+    v.gap(1);
+    v.text(context, 'D');
+  }
   return v.toString();
 }
 

@@ -1,28 +1,27 @@
 /**
- * Bounded retrieval over the steps' tsvector, the PostgreSQL twin of storage/sqlite/retrieval.ts
- * (same budgets, same plan, so both backends hand the search layer the same kind of candidates):
- *   - each term's document frequency is counted up to DF_CAP (exact, cached, for a common word);
- *   - the rare terms' matches, at most RANK_BUDGET of them (the most recent), are ranked by Σ idf
- *     of the rare terms a step holds × its kind's weight (FTS5's bm25 with average tf), shorter
- *     steps first among equals (its length normalisation). Which terms a step holds comes from
- *     one index scan per term, never from the step's tsvector: unpacking it (a detoast per
- *     per-term test, again for ts_rank_cd) was most of a search's time;
+ * Bounded candidate retrieval over the steps' tsvector (GIN) and identifier trigrams: term
+ * statistics and the steps worth ranking, never a score — search/ ranks once, for every backend.
+ * The same plan as storage/sqlite/retrieval.ts, in PostgreSQL's own terms:
+ *   - each term's document frequency is counted up to DF_CAP (exact, cached, for a common word;
+ *     the planner's statistics stand in for a word they put far above the cap);
+ *   - the rare terms' matches, at most RANK_BUDGET of them (the most recent), are put in an impact
+ *     order — Σ idf of the rare terms a step holds × its kind's weight — to keep the best `limit`.
+ *     Which terms a step holds comes from one index scan per term, never from unpacking the
+ *     step's tsvector (a detoast per step was most of a search's time);
  *   - AND probes take the most recent steps holding every word (all but the commonest, the two
- *     rarest), unranked; the search layer scores every candidate from its text;
- *   - an identifier found nowhere as a word is looked for as a substring of the step's
- *     identifier tokens through their trigram index when pg_trgm is installed (`ERR_SOCK` in
- *     `ERR_SOCKET_TIMEOUT`).
- * Counting is the expensive part on PostgreSQL (a bounded count reads each match's heap row), so
- * a word known common (term_df) or frequent by the planner statistics is not counted (see
- * MCE_MIN_DF); the store ANALYZEs after bulk writes so those statistics exist.
- * Round trips: one for every term's count and the step total (a prepared statement: its text
- * never changes), one for all the candidate lists
- * together with the candidates' texts, one more only when nothing matched (and once per common
- * word not yet in term_df, for its exact count).
+ *     rarest); an identifier found nowhere as a word is looked for as a substring of the steps'
+ *     identifier tokens through their trigram index when pg_trgm is installed (`ERR_SOCK`).
+ * Round trips: one for every term's count and the step total (a prepared statement), one for all
+ * the candidate lists together with their texts, one more only when nothing matched.
  */
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
-import type { Candidate, CandidateSet, SearchFilters } from '../../ports/transcript-store.js';
+import {
+  CANDIDATE_TEXT_CHARS,
+  type Candidate,
+  type CandidateSet,
+  type SearchFilters,
+} from '../../ports/transcript-store.js';
 import type { PgStore } from './open.js';
 import {
   containsPattern,
@@ -37,8 +36,14 @@ import {
 export const RANK_BUDGET = 2000;
 /** Summed document frequency of the rare terms sent to the index. */
 const RARE_BUDGET = RANK_BUDGET;
-/** Recent steps taken from each AND probe. */
-const PROBE_LIMIT = 60;
+/** Best steps taken from each AND probe (every word; each pair of informative words), as SQLite. */
+const PROBE_LIMIT = 40;
+const PAIR_LIMIT = 60;
+/** Matches of a pair put in impact order at most (the most recent when there are more). */
+const PAIR_BUDGET = 400;
+/** Words paired: the rarest few, each in under a fifth of the steps. */
+const PAIR_TERMS = 4;
+const PAIR_MAX_SHARE = 0.2;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
 /**
@@ -48,17 +53,11 @@ const DF_CAP = 3000;
  */
 const MCE_MIN_DF = 500;
 
-/** bm25 column weights of the SQLite index (its migration 001), by step kind. */
+/** How much a match in each kind of step is worth when picking candidates (as SQLite's columns). */
 const KIND_WEIGHT_SQL = `CASE s.kind WHEN 'prompt' THEN 1.3 WHEN 'reasoning' THEN 0.5
   WHEN 'tool_call' THEN 0.6 WHEN 'tool_result' THEN 0.2 ELSE 1.0 END`;
-/**
- * Share of its rank a step loses per byte of its stored tsvector (capped at 100 kB, so at most
- * 0.01%): a tie-break among steps holding the same rare words, shorter first. Multiplicative, so
- * the rank stays positive and higher-is-better however small the words' idf (a tiny store gives
- * every word an idf near zero, and a subtracted size would then outrank the words themselves).
- */
-const SIZE_SHARE = '1e-9';
-const SIZE_CAP = 100_000;
+/** Recent steps sampled for the average text length, refreshed as the index grows by a quarter. */
+const LENGTH_SAMPLE = 2000;
 
 type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number; like?: string };
@@ -104,48 +103,54 @@ export function filterWhere(f: SearchFilters, p: Param): string[] {
   return where;
 }
 
-const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line, s.hash,
-  t.id AS thread_id, t.agent, t.project, t.title, t.source`;
+const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line,
+  left(s.text, ${CANDIDATE_TEXT_CHARS}) AS text, length(s.text) AS chars, s.ctx,
+  t.id AS thread_id, t.agent, t.project, t.title, t.source, t.started_at, t.updated_at`;
 
 const toCandidate = (r: Row): Candidate => ({
   rowid: r.rowid as number,
-  bm25: r.ranked ? (r.rank as number) : 0,
-  strict: false,
-  ranked: r.ranked as boolean,
   threadId: r.thread_id as string,
   agent: r.agent as AgentId,
   project: (r.project as string | null) ?? null,
   title: (r.title as string | null) ?? null,
+  threadStartedAt: (r.started_at as string | null) ?? null,
+  threadUpdatedAt: (r.updated_at as string | null) ?? null,
   source: r.source as string,
   step: r.step as number,
   role: r.role as Role,
   kind: r.kind as StepKind,
   timestamp: (r.ts as string | null) ?? null,
   line: r.line as number,
-  hash: r.hash as number,
+  text: r.text as string,
+  chars: r.chars as number,
+  context: r.ctx as string,
 });
 
-/** Inverse document frequency as FTS5's bm25 (and search/rank.ts) computes it. */
-function idf(df: number, total: number): number {
+/** A rare term's worth when picking candidates: how rare it is (the impact order's unit). */
+function impact(df: number, total: number): number {
   const n = Math.max(total, df + 1);
-  return Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** Characters of a step's text the search layer reads (snippets and term matching). */
-export const TEXT_CHARS = 6000;
-
 export interface PgRetriever {
-  /** The candidates, and their texts (the first TEXT_CHARS characters) by rowid. */
-  candidates(
-    query: ParsedQuery,
-    filters: SearchFilters,
-    limit: number,
-  ): { set: CandidateSet; texts: Map<number, string> };
+  candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
 }
 
 export function createPgRetriever(db: PgStore): PgRetriever {
   const { pg } = db;
   const stats = createTermStats(db);
+  let avg: { chars: number; size: number; total: number } | undefined;
+  /** Average text length and tsvector size of the recent steps (cached until the index grows). */
+  const averages = (total: number): { chars: number; size: number } => {
+    if (!avg || total > avg.total * 1.25 + 100) {
+      const r = pg.one<{ n: number | null; z: number | null }>(
+        `SELECT avg(length(text))::float8 AS n, avg(pg_column_size(fts))::float8 AS z
+         FROM (SELECT text, fts FROM steps ORDER BY id DESC LIMIT ${LENGTH_SAMPLE}) x`,
+      );
+      avg = { chars: r?.n || 1, size: r?.z || 1, total };
+    }
+    return avg;
+  };
 
   /**
    * Every term's probe: exact identifier form when it is found, else its full expression. A
@@ -242,38 +247,45 @@ export function createPgRetriever(db: PgStore): PgRetriever {
       const recent = (ord: number, match: string, n: number) =>
         `(SELECT ${ord} AS ord, s.id, 0::float8 AS rank ${from} WHERE ${cond(match)} ORDER BY s.id DESC LIMIT ${n})`;
 
-      // 1. Rare words, ranked: Σ idf of the rare words a step holds × its kind's weight, shorter
-      //    steps first among equals (bm25's length normalisation). Each word's matches come
-      //    from its own index scan, so a step's tsvector is never unpacked (detoasting it for a
-      //    per-word test and for ts_rank_cd was most of the search); the size is its header's.
+      // 1. Rare words, in impact order: Σ idf of the rare words a step holds × its kind's weight.
+      //    Each word's matches come from its own index scan, so a step's tsvector is never
+      //    unpacked (detoasting it per step was most of the search).
+      const avgSize = averages(total).size.toFixed(1);
+      const lengthNorm = (size: string) => `(2.2 / (1 + 1.2 * (0.25 + 0.75 * ${size} / ${avgSize})))`;
       const rare = words.length > 0 ? rareTerms(words) : [];
       if (rare.length > 0) {
         const scans = rare.map(
-          (x) => `SELECT s.id, (${KIND_WEIGHT_SQL}) * ${idf(x.df, total).toFixed(6)} AS w,
+          (x) => `SELECT s.id, (${KIND_WEIGHT_SQL}) * ${impact(x.df, total).toFixed(6)} AS w,
               pg_column_size(s.fts) AS size ${from} WHERE ${cond(`s.fts @@ ${tsq(x.expr)}`)}`,
         );
-        // Every match is ranked when they fit the budget; else the RANK_BUDGET most recent.
+        // Every match is ordered when they fit the budget; else the RANK_BUDGET most recent.
         const recentFirst = rare.reduce((n, x) => n + x.df, 0) > RANK_BUDGET;
-        const ranked =
+        const ordered =
           scans.length === 1 && !recentFirst
-            ? `SELECT g.id, g.w * (1 - ${SIZE_SHARE} * least(g.size, ${SIZE_CAP})) AS rank FROM (${scans[0]}) g`
-            : `SELECT g.id, sum(g.w) * (1 - ${SIZE_SHARE} * least(min(g.size), ${SIZE_CAP})) AS rank
-               FROM (${scans.join(' UNION ALL ')}) g GROUP BY g.id
+            ? `SELECT g.id, g.w AS rank, g.size FROM (${scans[0]}) g`
+            : `SELECT g.id, sum(g.w) AS rank, min(g.size) AS size FROM (${scans.join(' UNION ALL ')}) g GROUP BY g.id
                ${recentFirst ? `ORDER BY g.id DESC LIMIT ${RANK_BUDGET}` : ''}`;
-        branches.push(`(SELECT 0 AS ord, m.id, m.rank FROM (${ranked}) m
-          ORDER BY m.rank DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
+        // BM25's length normalisation for one occurrence, by the tsvector's size (its header's).
+        branches.push(`(SELECT 0 AS ord, m.id, m.rank * ${lengthNorm('m.size')} AS rank FROM (${ordered}) m
+          ORDER BY 3 DESC, m.id DESC LIMIT ${p(Math.max(0, Math.floor(limit)))})`);
       }
-      // 2. Steps with every word, and (for longer queries) with all but the commonest and with
-      //    the two rarest: the answer to a question usually shares several of its words.
-      if (words.length > 1) {
-        const and = (ord: number, ps: Probe[]) =>
-          branches.push(recent(ord, `s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`, PROBE_LIMIT));
-        and(1, words);
-        if (words.length > 2) {
-          and(2, words.slice(0, -1));
-          and(3, words.slice(0, 2));
+      // 2. Steps with every word, and with each pair of the informative words: two
+      //    mid-frequency words together are rare even when neither is. Of the most recent
+      //    PAIR_BUDGET matches, the best by kind (a pair's steps all hold the same words).
+      const both = (ord: number, ps: Probe[], n: number) =>
+        branches.push(`(SELECT ${ord} AS ord, m.id, m.rank FROM (SELECT s.id, (${KIND_WEIGHT_SQL})::float8 AS rank,
+              pg_column_size(s.fts) AS size
+            ${from} WHERE ${cond(`s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`)}
+            ORDER BY s.id DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank * ${lengthNorm('m.size')} DESC, m.id DESC LIMIT ${n})`);
+      if (words.length > 1) both(1, words, PROBE_LIMIT);
+      const paired = words.filter((x) => x.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
+      const isRare = new Set(rare);
+      for (let i = 0; i < paired.length; i++)
+        for (let j = i + 1; j < paired.length; j++) {
+          if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ordered in step 1
+          if (words.length === 2) continue; // the every-word probe
+          both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
         }
-      }
       // An identifier found only as a substring: the most recent steps containing it.
       substrings.forEach((x, i) => {
         const not = excluded ? ` AND NOT s.fts @@ ${p(excluded)}::tsquery` : '';
@@ -282,23 +294,19 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         );
       });
 
-      // One row per step (its first list), with the text the search layer scores: the texts
-      // come with the candidates instead of in a round trip of their own.
+      // One row per step (its first list), with the text search/ ranks: the texts come with the
+      // candidates instead of in a round trip of their own.
       const run = (list: string[]): Candidate[] => {
         if (list.length === 0) return [];
         const rows = pg.query<Row>(
-          `SELECT ${CANDIDATE_COLS}, c.rank, c.ord = 0 AS ranked, c.ord, left(s.text, ${TEXT_CHARS}) AS text
+          `SELECT ${CANDIDATE_COLS}
            FROM (SELECT DISTINCT ON (u.id) u.* FROM (${list.join(' UNION ALL ')}) u ORDER BY u.id, u.ord) c
              JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid
            WHERE ${SERIAL} ORDER BY c.ord, c.rank DESC, s.id DESC`,
           params,
         );
-        return rows.map((r) => {
-          texts.set(r.rowid as number, r.text as string);
-          return toCandidate(r);
-        });
+        return rows.map(toCandidate);
       };
-      const texts = new Map<number, string>();
       let candidates = run(branches);
       // 3. Nothing yet: the most recent steps with any of the words.
       if (candidates.length === 0 && words.length > 0) {
@@ -306,8 +314,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
         const any = `s.fts @@ ${tsq(words.map((x) => x.expr).join(' | '))}`;
         candidates = run([recent(5, any, Math.max(0, Math.floor(limit)))]);
       }
-      const inIndexRank = query.terms.map((t) => rare.some((x) => x.t === t));
-      return { set: { candidates, dfs, total, inIndexRank }, texts };
+      return { stats: { total, avgChars: averages(total).chars, df: dfs }, candidates };
     },
   };
 }

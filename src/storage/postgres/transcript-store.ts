@@ -19,7 +19,7 @@ import type {
   TranscriptStore,
 } from '../../ports/transcript-store.js';
 import type { PgStore } from './open.js';
-import { createPgRetriever, filterWhere, TEXT_CHARS } from './transcript-retrieval.js';
+import { createPgRetriever, filterWhere } from './transcript-retrieval.js';
 import { createPgTranscriptWriter } from './transcript-writer.js';
 
 /**
@@ -116,8 +116,6 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
   let sinceAnalyze = 0;
   let sinceClean = 0;
   let ownWrites = 0;
-  /** The texts of the last candidates, until stepTexts takes them or a write makes them stale. */
-  let candidateTexts = new Map<number, string>();
   const writer = createPgTranscriptWriter(pg);
   const retriever = createPgRetriever(db);
   /** Reads inside a write transaction must see the steps the writer still holds. */
@@ -166,7 +164,6 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
     },
     write(fn) {
       let out: ReturnType<typeof fn>;
-      candidateTexts = new Map();
       try {
         out = pg.transaction(() => writer.run(fn), 'write');
       } finally {
@@ -185,31 +182,7 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
       return out;
     },
     candidates(query: ParsedQuery, filters, limit) {
-      const { set, texts } = read(() => retriever.candidates(query, filters, limit));
-      candidateTexts = texts;
-      return set;
-    },
-    stepTexts(rowids) {
-      // The search layer asks for the texts of the candidates it was just given: they came
-      // with them (one snapshot, no round trip). Anything else is read.
-      const out = new Map<number, string>();
-      const have = candidateTexts;
-      candidateTexts = new Map();
-      const missing: number[] = [];
-      for (const id of rowids) {
-        const text = have.get(id);
-        if (text === undefined) missing.push(id);
-        else out.set(id, text);
-      }
-      if (missing.length === 0) return out;
-      read(() => {
-        const rows = pg.query<{ id: number; text: string }>(
-          `SELECT id, left(text, ${TEXT_CHARS}) AS text FROM steps WHERE id = ANY($1::bigint[])`,
-          [missing],
-        );
-        for (const r of rows) out.set(r.id, r.text);
-      });
-      return out;
+      return read(() => retriever.candidates(query, filters, limit));
     },
     getThread(threadId) {
       const r = read(() => threadById(threadId));

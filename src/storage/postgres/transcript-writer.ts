@@ -11,8 +11,8 @@
  *   - cursors and step counts are buffered too and sent with the version bump in one statement.
  * Per write transaction: one upsert per thread, one per FLUSH_ROWS steps, one closing statement.
  */
-import { type ParseIssue, seqOf } from '../../core/types.js';
-import type { FileCursor, PreparedStep, TranscriptWriter } from '../../ports/transcript-store.js';
+import { type ParseIssue, type StepKind, seqOf } from '../../core/types.js';
+import type { FileCursor, PreparedStep, StoredTurn, TranscriptWriter } from '../../ports/transcript-store.js';
 import type { PgSync } from './sync-client.js';
 import { identTokens, stepTsvector } from './transcript-fts.js';
 
@@ -99,17 +99,19 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
         rows.map((r) => r.s.source.line),
         rows.map((r) => clean(r.s.idents)),
         rows.map((r) => r.s.hash),
-        rows.map((r) => stepTsvector(r.s.kind, r.s.text, r.s.idents)),
+        rows.map((r) => stepTsvector(r.s.kind, r.s.text, r.s.idents, r.s.context)),
         rows.map((r) => clean(identTokens(r.s.text))),
+        rows.map((r) => clean(r.s.context)),
       );
       const $ = (i: number) => `$${at + i}`;
-      const insert = `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, hash, fts, ident_tokens)
+      const insert = `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, hash, fts, ident_tokens, ctx)
         SELECT * FROM unnest(${$(1)}::bigint[], ${$(2)}::bigint[], ${$(3)}::bigint[], ${$(4)}::text[], ${$(5)}::text[],
           ${$(6)}::text[], ${$(7)}::text[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::bigint[], ${$(11)}::text[],
-          ${$(12)}::bigint[], ${$(13)}::tsvector[], ${$(14)}::text[])
+          ${$(12)}::bigint[], ${$(13)}::tsvector[], ${$(14)}::text[], ${$(15)}::text[])
         ON CONFLICT (tid, seq) DO UPDATE SET step = excluded.step, role = excluded.role, kind = excluded.kind, text = excluded.text,
           tool = excluded.tool, target = excluded.target, ts = excluded.ts, line = excluded.line,
-          idents = excluded.idents, hash = excluded.hash, fts = excluded.fts, ident_tokens = excluded.ident_tokens`;
+          idents = excluded.idents, hash = excluded.hash, fts = excluded.fts, ident_tokens = excluded.ident_tokens,
+          ctx = excluded.ctx`;
       parts.push(insert);
     }
     // Both in one statement when both are due (they touch different rows).
@@ -305,6 +307,39 @@ export function createPgTranscriptWriter(pg: PgSync): PgWriterHost {
     },
     clearIssues(filePath) {
       pg.run('DELETE FROM issues WHERE path = $1', [filePath]);
+    },
+    storedTurns(threadId, before, after) {
+      const t = threadState(threadId);
+      // A thread with nothing stored before this transaction needs no round trip.
+      if (t.knownFrom === Number.NEGATIVE_INFINITY && t.rows.size === 0) return {};
+      flushSteps();
+      const turn = (cmp: string, order: string, at: number) =>
+        `(SELECT json_build_object('seq', seq, 'text', text, 'context', ctx) FROM steps
+          WHERE tid = $1 AND seq ${cmp} $${at} AND kind IN ('prompt', 'response', 'summary')
+          ORDER BY seq ${order} LIMIT 1)`;
+      const r = pg.one<{ p: StoredTurn | null; n: StoredTurn | null }>(
+        `SELECT ${turn('<', 'DESC', 2)} AS p, ${turn('>', 'ASC', 3)} AS n`,
+        [t.tid, Math.trunc(before), Math.trunc(after)],
+      );
+      return { previous: r?.p ?? undefined, next: r?.n ?? undefined };
+    },
+    setContext(threadId, seq, context, hash) {
+      const t = threadState(threadId);
+      flushSteps();
+      const row = pg.one<{ kind: StepKind; text: string; idents: string }>(
+        'SELECT kind, text, idents FROM steps WHERE tid = $1 AND seq = $2',
+        [t.tid, seq],
+      );
+      if (!row) return;
+      pg.run('UPDATE steps SET ctx = $3, hash = $4, fts = $5::tsvector WHERE tid = $1 AND seq = $2', [
+        t.tid,
+        seq,
+        clean(context),
+        hash,
+        stepTsvector(row.kind, row.text, row.idents, context),
+      ]);
+      const known = t.rows.get(seq);
+      if (known) known.hash = hash;
     },
   };
 

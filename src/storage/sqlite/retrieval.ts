@@ -1,18 +1,25 @@
 /**
- * Bounded retrieval over the FTS5 index. Two costs grow with the corpus: ranking a match (~2 µs
- * each) and, for bm25's IDF, reading the whole document list of every word in the query — a
- * common word over a million steps is tens of milliseconds before a single row is ranked. So:
- *   - each term's document frequency is counted only up to DF_CAP (bounded work);
- *   - the index is queried with the rare terms only (OR-ed, rarest first, up to a budget), and at
- *     most RANK_BUDGET matches are ranked (the most recent when there are more);
- *   - common words are credited afterwards, in the search layer, from the candidates' own text.
- * When every word is common, the most recent steps containing all of them are returned unranked.
+ * Bounded candidate retrieval over the FTS5 index: term statistics and the steps worth ranking,
+ * never a score (search/ ranks once, for every backend). Two costs grow with the corpus: ordering
+ * a match (~2 µs each) and reading the whole document list of a common word. So:
+ *   - each term's document frequency is counted only up to DF_CAP (exact, cached, beyond it);
+ *   - the index is asked for the rare terms only (OR-ed, rarest first, up to a budget), and at
+ *     most RANK_BUDGET of their matches (the most recent when there are more) are put in FTS5's
+ *     impact order (its bm25 over the kind columns and the neighbour column) to keep the best;
+ *   - steps holding every word (all but the commonest, the two rarest) come from AND probes,
+ *     most recent first; when nothing matched, the most recent steps holding any word.
+ * Common words are credited by search/ from the candidates' own text.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { porterStem } from '../../core/porter.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
-import type { Candidate, CandidateSet, SearchFilters } from '../../ports/transcript-store.js';
+import {
+  CANDIDATE_TEXT_CHARS,
+  type Candidate,
+  type CandidateSet,
+  type SearchFilters,
+} from '../../ports/transcript-store.js';
 import { exactIdentExpr, excludedExpr, termExpr } from './fts-query.js';
 import type { Db } from './open.js';
 import { createTermStats } from './term-stats.js';
@@ -24,8 +31,14 @@ import { createTermStats } from './term-stats.js';
 export const RANK_BUDGET = 2000;
 /** Summed document frequency of the rare terms sent to the index. */
 const RARE_BUDGET = RANK_BUDGET;
-/** Recent steps taken from each AND probe. */
-const PROBE_LIMIT = 60;
+/** Best steps taken from each AND probe (every word; each pair of informative words). */
+const PROBE_LIMIT = 40;
+const PAIR_LIMIT = 60;
+/** Matches of a pair ordered at most (the most recent when there are more). */
+const PAIR_BUDGET = 400;
+/** Words paired: the rarest few, each in under a fifth of the steps. */
+const PAIR_TERMS = 4;
+const PAIR_MAX_SHARE = 0.2;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
 
@@ -65,26 +78,31 @@ export function filterSql(f: SearchFilters): { where: string[]; params: unknown[
   return { where, params };
 }
 
-const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line, s.hash,
-  t.id AS thread_id, t.agent, t.project, t.title, t.source`;
+const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line,
+  substr(s.text, 1, ${CANDIDATE_TEXT_CHARS}) AS text, length(s.text) AS chars, s.ctx,
+  t.id AS thread_id, t.agent, t.project, t.title, t.source, t.started_at, t.updated_at`;
 
-const toCandidate = (r: Row, ranked: boolean): Candidate => ({
+const toCandidate = (r: Row): Candidate => ({
   rowid: r.rowid as number,
-  bm25: ranked ? -(r.rank as number) : 0,
-  strict: false,
-  ranked,
   threadId: r.thread_id as string,
   agent: r.agent as AgentId,
   project: (r.project as string | null) ?? null,
   title: (r.title as string | null) ?? null,
+  threadStartedAt: (r.started_at as string | null) ?? null,
+  threadUpdatedAt: (r.updated_at as string | null) ?? null,
   source: r.source as string,
   step: r.step as number,
   role: r.role as Role,
   kind: r.kind as StepKind,
   timestamp: (r.ts as string | null) ?? null,
   line: r.line as number,
-  hash: r.hash as number,
+  text: r.text as string,
+  chars: r.chars as number,
+  context: r.ctx as string,
 });
+
+/** Recent steps sampled for the average text length, refreshed as the index grows by a quarter. */
+const LENGTH_SAMPLE = 2000;
 
 export interface Retriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
@@ -113,6 +131,14 @@ export function createRetriever(db: Db): Retriever {
   );
 
   const stats = createTermStats(db);
+  const sampleChars = db.prepare<[], { n: number | null }>(
+    `SELECT avg(length(text)) AS n FROM (SELECT text FROM steps ORDER BY id DESC LIMIT ${LENGTH_SAMPLE})`,
+  );
+  let avg: { chars: number; total: number } | undefined;
+  const avgChars = (total: number): number => {
+    if (!avg || total > avg.total * 1.25 + 100) avg = { chars: sampleChars.get()?.n ?? 0, total };
+    return avg.chars || 1;
+  };
   /** Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. */
   function matches(expr: string, word: string | null, total: number): number {
     const n = countMatches.get(expr)?.n ?? 0;
@@ -165,17 +191,18 @@ export function createRetriever(db: Db): Retriever {
     return { join, params };
   }
 
-  /** Rank the matches of `expr`: at most RANK_BUDGET of them (the most recent when there are more). */
-  function ranked(expr: string, filters: SearchFilters, limit: number): Candidate[] {
+  /** The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent). */
+  function ranked(expr: string, filters: SearchFilters, limit: number, budget = RANK_BUDGET): Candidate[] {
     const sc = scope(filters);
     if (!sc) return [];
     const { join, params } = sc;
-    const pivot = prepared(
-      `SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${RANK_BUDGET}`,
-    ).get(expr, ...params) as { id: number } | undefined;
+    const pivot = prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${budget}`).get(
+      expr,
+      ...params,
+    ) as { id: number } | undefined;
     const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
     const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
-    return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args, true);
+    return rows(`SELECT f.rowid AS id, f.rank AS rank ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
   }
 
   /**
@@ -185,17 +212,17 @@ export function createRetriever(db: Db): Retriever {
   function recent(expr: string, filters: SearchFilters, limit: number): Candidate[] {
     const sc = scope(filters);
     if (!sc) return [];
-    return rows(
-      `SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`,
-      [expr, ...sc.params, limit],
-      false,
-    );
+    return rows(`SELECT f.rowid AS id, 0 AS rank ${sc.join} ORDER BY f.rowid DESC LIMIT ?`, [
+      expr,
+      ...sc.params,
+      limit,
+    ]);
   }
 
-  function rows(inner: string, args: unknown[], isRanked: boolean): Candidate[] {
-    const sql = `SELECT ${CANDIDATE_COLS}, c.rank AS rank FROM (${inner}) c
+  function rows(inner: string, args: unknown[]): Candidate[] {
+    const sql = `SELECT ${CANDIDATE_COLS} FROM (${inner}) c
       JOIN steps s ON s.id = c.id JOIN threads t ON t.tid = s.tid ORDER BY c.rank`;
-    return (prepared(sql).all(...args) as Row[]).map((r) => toCandidate(r, isRanked));
+    return (prepared(sql).all(...args) as Row[]).map(toCandidate);
   }
 
   return {
@@ -214,23 +241,23 @@ export function createRetriever(db: Db): Retriever {
       const rare = rareTerms(byDf);
       // 1. Rare words, ranked by the index.
       if (rare.length > 0) add(ranked(not(rare.map((p) => p.expr).join(' OR ')), filters, limit));
-      // 2. Steps with every word, and (for longer queries) with all but one of the commonest
-      //    words: the answer to a question usually shares several of its words, common or not.
-      if (byDf.length > 1) {
-        const and = (ps: Probe[]) =>
-          add(recent(not(ps.map((p) => p.expr).join(' AND ')), filters, PROBE_LIMIT));
-        and(byDf);
-        if (byDf.length > 2) {
-          and(byDf.slice(0, -1)); // all but the commonest word
-          and(byDf.slice(0, 2)); // the two rarest words
+      // 2. Steps with every word, and with each pair of the informative words: the answer to a
+      //    question usually shares several of its words, and two mid-frequency words together
+      //    are rare even when neither is (what BM25 over every word would find, bounded).
+      const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
+      if (byDf.length > 1) add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET));
+      const paired = byDf.filter((p) => p.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
+      const isRare = new Set(rare);
+      for (let i = 0; i < paired.length; i++)
+        for (let j = i + 1; j < paired.length; j++) {
+          if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ranked in step 1
+          if (byDf.length === 2) continue; // the every-word probe
+          add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET));
         }
-      }
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
-      const candidates = [...byRow.values()];
-      const inIndexRank = query.terms.map((t) => rare.some((p) => p.t === t));
-      return { candidates, dfs, total, inIndexRank };
+      return { stats: { total, avgChars: avgChars(total), df: dfs }, candidates: [...byRow.values()] };
     },
   };
 }

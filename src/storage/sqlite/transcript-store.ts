@@ -7,6 +7,7 @@ import type {
   IssueRecord,
   SourceGoneReason,
   StepRecord,
+  StoredTurn,
   StoreStats,
   ThreadRecord,
   TranscriptStore,
@@ -15,14 +16,15 @@ import type {
 import { type Db, sqliteGuard } from './open.js';
 import { createRetriever, filterSql } from './retrieval.js';
 
-const FTS_COLS = 'prompt, response, reasoning, tool_call, tool_output, idents, tool_idents';
+const FTS_COLS = 'prompt, response, reasoning, tool_call, tool_output, idents, tool_idents, context';
 const FTS_VALUES_FROM_STEPS = `CASE WHEN kind = 'prompt' THEN text END,
   CASE WHEN kind IN ('response', 'summary') THEN text END,
   CASE WHEN kind = 'reasoning' THEN text END,
   CASE WHEN kind = 'tool_call' THEN text END,
   CASE WHEN kind = 'tool_result' THEN text END,
   CASE WHEN kind IN ('tool_call', 'tool_result') THEN NULL ELSE idents END,
-  CASE WHEN kind IN ('tool_call', 'tool_result') THEN idents END`;
+  CASE WHEN kind IN ('tool_call', 'tool_result') THEN idents END,
+  ctx`;
 const KIND_COLUMN: Record<StepKind, number> = {
   prompt: 0,
   response: 1,
@@ -121,15 +123,27 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       'SELECT id, hash, kind FROM steps WHERE tid = ? AND seq = ?',
     ),
     insertStep: db.prepare(
-      `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO steps (tid, seq, step, role, kind, text, tool, target, ts, line, idents, ctx, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateStep: db.prepare(
-      `UPDATE steps SET role = ?, kind = ?, text = ?, tool = ?, target = ?, ts = ?, line = ?, idents = ?, hash = ?
+      `UPDATE steps SET role = ?, kind = ?, text = ?, tool = ?, target = ?, ts = ?, line = ?, idents = ?, ctx = ?, hash = ?
        WHERE id = ?`,
     ),
+    turnBefore: db.prepare<[number, number], StoredTurn>(
+      `SELECT seq, text, ctx AS context FROM steps
+       WHERE tid = ? AND seq < ? AND kind IN ('prompt', 'response', 'summary') ORDER BY seq DESC LIMIT 1`,
+    ),
+    turnAfter: db.prepare<[number, number], StoredTurn>(
+      `SELECT seq, text, ctx AS context FROM steps
+       WHERE tid = ? AND seq > ? AND kind IN ('prompt', 'response', 'summary') ORDER BY seq LIMIT 1`,
+    ),
+    stepRow: db.prepare<[number, number], { id: number; kind: StepKind; text: string; idents: string }>(
+      'SELECT id, kind, text, idents FROM steps WHERE tid = ? AND seq = ?',
+    ),
+    setContext: db.prepare('UPDATE steps SET ctx = ?, hash = ? WHERE id = ?'),
     updateStepMeta: db.prepare('UPDATE steps SET ts = ?, line = ? WHERE id = ?'),
-    insertFts: db.prepare(`INSERT INTO steps_fts (rowid, ${FTS_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertFts: db.prepare(`INSERT INTO steps_fts (rowid, ${FTS_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     deleteFtsOne: db.prepare(
       `INSERT INTO steps_fts (steps_fts, rowid, ${FTS_COLS}) SELECT 'delete', id, ${FTS_VALUES_FROM_STEPS} FROM steps WHERE id = ?`,
     ),
@@ -157,7 +171,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     clearIssues: db.prepare('DELETE FROM issues WHERE path = ?'),
   };
 
-  function ftsValues(kind: StepKind, text: string, idents: string): (string | null)[] {
+  function ftsValues(kind: StepKind, text: string, idents: string, context: string): (string | null)[] {
     const tool = kind === 'tool_call' || kind === 'tool_result';
     const cols: (string | null)[] = [
       null,
@@ -167,6 +181,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       null,
       tool ? null : idents,
       tool ? idents : null,
+      context,
     ];
     cols[KIND_COLUMN[kind]] = text;
     return cols;
@@ -205,11 +220,12 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         s.timestamp ?? null,
         s.source.line,
         s.idents,
+        s.context,
         s.hash,
       ];
       const insert = () => {
         const { lastInsertRowid } = stmt.insertStep.run(tid, seqOf(s), s.step, s.role, s.kind, ...args);
-        stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents));
+        stmt.insertFts.run(lastInsertRowid, ...ftsValues(s.kind, s.text, s.idents, s.context));
         return 'inserted' as const;
       };
       if (likelyNew) {
@@ -227,7 +243,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       }
       stmt.deleteFtsOne.run(old.id);
       stmt.updateStep.run(s.role, s.kind, ...args, old.id);
-      stmt.insertFts.run(old.id, ...ftsValues(s.kind, s.text, s.idents));
+      stmt.insertFts.run(old.id, ...ftsValues(s.kind, s.text, s.idents, s.context));
       return 'updated';
     },
     truncateSteps(threadId, from) {
@@ -281,22 +297,23 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     clearIssues(filePath) {
       stmt.clearIssues.run(filePath);
     },
+    storedTurns(threadId, before, after) {
+      const row = lastThread?.id === threadId ? lastThread : stmt.tidOf.get(threadId);
+      if (!row) return {};
+      return { previous: stmt.turnBefore.get(row.tid, before), next: stmt.turnAfter.get(row.tid, after) };
+    },
+    setContext(threadId, seq, context, hash) {
+      const row = stmt.tidOf.get(threadId);
+      const s = row && stmt.stepRow.get(row.tid, seq);
+      if (!s) return;
+      stmt.deleteFtsOne.run(s.id);
+      stmt.setContext.run(context, hash, s.id);
+      stmt.insertFts.run(s.id, ...ftsValues(s.kind, s.text, s.idents, context));
+    },
   };
 
   const retriever = createRetriever(db);
   const guard = sqliteGuard(path);
-  const textStatements = new Map<number, BetterSqlite3.Statement<unknown[], unknown>>();
-  const textsOf = (n: number) => {
-    let st = textStatements.get(n);
-    if (!st) {
-      st = db.prepare(
-        `SELECT id, substr(text, 1, 6000) AS text FROM steps WHERE id IN (${'?,'.repeat(n).slice(0, -1)})`,
-      );
-      textStatements.set(n, st);
-    }
-    return st;
-  };
-
   return {
     path,
     backend: 'sqlite',
@@ -338,16 +355,6 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     },
     candidates(query: ParsedQuery, filters, limit) {
       return guard(() => retriever.candidates(query, filters, limit));
-    },
-    stepTexts(rowids) {
-      // Called on every search: keep one prepared statement per list length.
-      const out = new Map<number, string>();
-      for (let i = 0; i < rowids.length; i += 500) {
-        const chunk = rowids.slice(i, i + 500);
-        const rows = textsOf(chunk.length).all(...chunk) as { id: number; text: string }[];
-        for (const r of rows) out.set(r.id, r.text);
-      }
-      return out;
     },
     getThread(threadId) {
       const r = stmt.threadById.get(threadId);

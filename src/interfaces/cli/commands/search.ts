@@ -21,6 +21,9 @@ export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'r
   agent?: string[];
   role?: string[];
   limit?: string;
+  by?: 'step' | 'thread';
+  explain?: boolean;
+  now?: string;
   /** Skip the incremental index pass before searching. */
   index?: boolean;
 }
@@ -53,11 +56,17 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       until: flags.until,
       thread: flags.thread,
       limit,
+      by: flags.by,
+      explain: flags.explain,
+      now: flags.now,
     });
     if (flags.json) printJson(result);
     else if (missingStorePath(engine)) print(NOTHING_INDEXED);
     // The printed `tapedeck show` lines target the same store as this search.
-    else print(formatSearch(result, flags.db ? ` --db ${posixQuote(flags.db)}` : ''));
+    else
+      print(
+        formatSearch(result, flags.db ? ` --db ${posixQuote(flags.db)}` : '', { explain: flags.explain }),
+      );
   } finally {
     engine.close();
   }

@@ -6,6 +6,7 @@ import { sql as m005 } from './005-wiki.js';
 import { sql as m006 } from './006-saved-threads.js';
 import { sql as m007 } from './007-working-memory.js';
 import { sql as m008 } from './008-api-keys.js';
+import { sql as m009 } from './009-neighbours.js';
 import { sql as m010 } from './010-source-gone.js';
 
 /** Numbered migrations, applied in order; the tapedeck_schema table records the last one applied. */
@@ -18,5 +19,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 6, name: 'saved-threads', sql: m006 },
   { version: 7, name: 'working-memory', sql: m007 },
   { version: 8, name: 'api-keys', sql: m008 },
+  { version: 9, name: 'neighbours', sql: m009 },
   { version: 10, name: 'source-gone', sql: m010 },
 ];

@@ -6,8 +6,9 @@ import { sql as m005 } from './005-wiki.js';
 import { sql as m006 } from './006-saved-threads.js';
 import { sql as m007 } from './007-working-memory.js';
 import { sql as m008 } from './008-api-keys.js';
+import { sql as m009 } from './009-neighbours.js';
 import { sql as m010 } from './010-source-gone.js';
-import { sql as m014 } from './014-fts-hashsize.js';
+import { sql as m011 } from './011-fts-hashsize.js';
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 6, name: 'saved-threads', sql: m006 },
   { version: 7, name: 'working-memory', sql: m007 },
   { version: 8, name: 'api-keys', sql: m008 },
+  { version: 9, name: 'neighbours', sql: m009 },
   { version: 10, name: 'source-gone', sql: m010 },
-  { version: 14, name: 'fts-hashsize', sql: m014 },
+  { version: 11, name: 'fts-hashsize', sql: m011 },
 ];

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { addresses, roleCue, spokenBy } from './question-role.js';
+
+test('who the question asks about: I → user, you → assistant, the earlier cue wins', () => {
+  assert.deepEqual(roleCue('what did I ask about the webhook retries?').role, 'user');
+  assert.equal(roleCue('what did I ask about the webhook retries?').cueText, 'did I');
+  assert.equal(roleCue('What did you suggest for the flaky test?').role, 'assistant');
+  assert.equal(roleCue('your recommendation on caching').role, 'assistant');
+  assert.equal(roleCue('what did I ask you to change').role, 'user');
+  const weak = roleCue('where is my config file');
+  assert.deepEqual([weak.role, weak.strength], ['user', 0.5]);
+  assert.equal(roleCue('why did we drop the redis cache').role, undefined);
+});
+
+test('names: capitalised words that are not sentence starts, months or question words', () => {
+  assert.deepEqual(roleCue('What did Jonas say about the loan import alerting?').names, ['Jonas']);
+  assert.deepEqual(roleCue("What is the name of Mei's parrot?").names, ['Mei']);
+  assert.deepEqual(roleCue('What did we decide in May about Redis?').names, ['Redis']);
+  assert.deepEqual(roleCue('Why did the build fail?').names, []);
+});
+
+test('a step spoken by a name, and a step speaking to one', () => {
+  assert.ok(spokenBy('Maria: the deploy is green', ['Maria']));
+  assert.ok(spokenBy('[Maria] the deploy is green', ['Maria']));
+  assert.ok(!spokenBy('I told Maria the deploy is green', ['Maria']));
+  assert.ok(addresses('Hi Mei! How was the trip?', ['Mei']));
+  assert.ok(addresses('That is wonderful, Mei!', ['Mei']));
+  assert.ok(!addresses('Mei went to Sydney', ['Nils']));
+});

@@ -1,0 +1,129 @@
+/**
+ * Who said it, from the question: "what did I ask…", "my …" point at the user's steps; "what did
+ * you suggest…", "your recommendation" at the assistant's; a person's name ("what did Maria say
+ * about…") at steps that person speaks (a transcript line starting "Maria:"). Search turns this
+ * into a prior (a boost), never a filter.
+ */
+
+export interface RoleCue {
+  /** The role the question asks about, if any. */
+  role?: 'user' | 'assistant';
+  /** 1 for a clear cue ("what did I say"), less for a hint ("my car"). */
+  strength: number;
+  /** Names of people the question mentions (capitalised words that are not sentence starts). */
+  names: string[];
+  /** The cue's words ("did I ask"): they say who, not what, and are not searched as words. */
+  cueText?: string;
+}
+
+const SAY =
+  '(?:ask|asked|say|said|tell|told|mention|mentioned|share|shared|write|wrote|type|typed|request|requested|want|wanted|need|needed|propose|proposed|suggest|suggested|describe|described|explain|explained|note|noted|complain|complained|report|reported)';
+const DO =
+  '(?:recommend|recommended|advise|advised|give|gave|provide|provided|change|changed|fix|fixed|implement|implemented|add|added|use|used|run|ran|find|found|decide|decided|come up with|point out|pointed out|warn|warned)';
+const USER_STRONG = new RegExp(
+  `\\b(?:i|i've|i'd)\\s+(?:\\w+\\s+)?(?:${SAY}|${DO})\\b|\\b(?:did|have|had|was|am|do)\\s+i\\b`,
+);
+const ASSISTANT_STRONG = new RegExp(
+  `\\byou\\s+(?:\\w+\\s+)?(?:${SAY}|${DO})\\b|\\b(?:did|have|had|were|do|would|could)\\s+you\\b|\\byour\\s+(?:suggestion|recommendation|advice|answer|reply|explanation|proposal|idea|fix|plan)s?\\b`,
+);
+const USER_WEAK = /\b(?:my|mine|me)\b/;
+const NOT_NAMES = new Set([
+  'I',
+  'What',
+  'When',
+  'Where',
+  'Which',
+  'Who',
+  'Why',
+  'How',
+  'Did',
+  'Do',
+  'Does',
+  'Is',
+  'Are',
+  'Was',
+  'Were',
+  'Can',
+  'Could',
+  'Would',
+  'Should',
+  'The',
+  'A',
+  'An',
+  'In',
+  'On',
+  'At',
+  'Last',
+  'This',
+  'Tell',
+  'Remind',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+]);
+
+/** The role and speaker cues of a question. */
+export function roleCue(question: string): RoleCue {
+  const q = question.toLowerCase().replace(/[’]/g, "'");
+  const user = USER_STRONG.exec(q);
+  const assistant = ASSISTANT_STRONG.exec(q);
+  let role: RoleCue['role'];
+  let strength = 0;
+  // Both: the earlier cue is the question's subject ("what did I ask you to change").
+  let cueText: string | undefined;
+  if (user && (!assistant || user.index <= assistant.index)) {
+    [role, strength] = ['user', 1];
+    cueText = question.slice(user.index, user.index + user[0].length);
+  } else if (assistant) [role, strength] = ['assistant', 1];
+  else if (USER_WEAK.test(q)) [role, strength] = ['user', 0.5];
+  const names = new Set<string>();
+  for (const m of question.matchAll(/(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}]+)(?:'s)?\b/gu)) {
+    const name = m[1]!;
+    if (!NOT_NAMES.has(name)) names.add(name);
+  }
+  return { role, strength, names: [...names], ...(cueText ? { cueText } : {}) };
+}
+
+/** Whether a step's text is spoken by one of `names` ("Maria: …", "[Maria] …", "Maria said …"). */
+export function spokenBy(text: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  const head = text.slice(0, 60).toLowerCase();
+  return names.some((n) => {
+    const l = n.toLowerCase();
+    const i = head.indexOf(l);
+    if (i < 0 || i > 4) return false;
+    const after = head.slice(i + l.length, i + l.length + 7);
+    return /^\s*(?::|\]|\)|\s+said|\s+says|\s+wrote)/.test(after);
+  });
+}
+
+/**
+ * Whether a step speaks to one of `names` ("Hi Maria!", "Thanks, Maria."): in a two-person
+ * conversation the name is then the other speaker, which tells who `names` speaks as.
+ */
+export function addresses(text: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  const head = text.slice(0, 80);
+  return names.some((n) =>
+    new RegExp(
+      `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+)?${n}\\b|,\\s*${n}\\s*[!.?,]`,
+      'i',
+    ).test(head),
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * BM25 over a candidate's own text and, separately, over its neighbour field, from the index's
+ * term statistics and the candidate's text — the same figures on every backend. Term frequencies are counted without tokenizing the whole text:
+ * a native indexOf finds each stem's first letters and only those words are stemmed (cached).
+ */
+import { identParts, joinedForm } from '../core/idents.js';
+import { splitContext } from '../core/neighbours.js';
+import { porterStem } from '../core/porter.js';
+import type { ParsedQuery, QueryTerm } from '../core/query.js';
+import type { TermStatistics } from '../ports/transcript-store.js';
+import { WEIGHTS } from './weights.js';
+
+const WORD = /[\p{L}\p{N}_]/u;
+function isWordChar(ch: string | undefined): boolean {
+  if (ch === undefined) return false;
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || (c >= 65 && c <= 90);
+  return WORD.test(ch);
+}
+
+/** Stems of words seen in candidate texts: words repeat across steps and queries. */
+const STEMS = new Map<string, string>();
+function stemOf(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    if (STEMS.size > 100_000) STEMS.clear();
+    s = porterStem(word);
+    STEMS.set(word, s);
+  }
+  return s;
+}
+
+/** Occurrences of words whose stem is `stem` (or that start with it, for a prefix) in `lower`. */
+function countStem(lower: string, stem: string, prefix: boolean): number {
+  if (!stem) return 0;
+  const probe = stem.slice(0, Math.min(stem.length, 4));
+  let n = 0;
+  for (let i = lower.indexOf(probe); i !== -1; i = lower.indexOf(probe, i + 1)) {
+    // A word start, or a snake_case part.
+    if (i > 0 && lower[i - 1] !== '_' && isWordChar(lower[i - 1])) continue;
+    let end = i + probe.length;
+    while (end < lower.length && isWordChar(lower[end]) && lower[end] !== '_') end++;
+    const word = lower.slice(i, end);
+    if (prefix ? word.startsWith(stem) : word === stem || stemOf(word) === stem) n++;
+    i = end - 1;
+  }
+  return n;
+}
+
+/** Occurrences of `needle` in `lower` as a whole token (an identifier's joined or typed form). */
+function countToken(lower: string, needle: string): number {
+  if (!needle) return 0;
+  let n = 0;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + needle.length)) {
+    if (!isWordChar(lower[i - 1]) && !isWordChar(lower[i + needle.length])) n++;
+  }
+  return n;
+}
+
+interface Pattern {
+  /** Every stem must occur; the term's count is the least of theirs. */
+  stems: string[];
+  prefix: boolean;
+  /** Whole forms an identifier is also found by (`webhook.ts`, `webhook_ts`). */
+  forms: string[];
+}
+
+function patternOf(t: QueryTerm): Pattern {
+  if (t.kind === 'ident') {
+    const typed = t.text.toLowerCase();
+    return {
+      stems: identParts(t.text).map(porterStem),
+      prefix: false,
+      forms: [...new Set([typed, joinedForm(t.text)])],
+    };
+  }
+  if (t.kind === 'prefix') return { stems: [t.text], prefix: true, forms: [] };
+  return { stems: t.text.split(' ').map(porterStem), prefix: false, forms: [] };
+}
+
+function termCount(lower: string, p: Pattern): number {
+  let whole = 0;
+  for (const f of p.forms) whole += countToken(lower, f);
+  if (p.stems.length === 0) return whole;
+  let least = Number.POSITIVE_INFINITY;
+  for (const s of p.stems) {
+    least = Math.min(least, countStem(lower, s, p.prefix));
+    if (least === 0) break;
+  }
+  return Math.max(whole, least);
+}
+
+/** BM25's inverse document frequency (never negative). */
+export function idf(df: number, total: number): number {
+  const n = Math.max(total, df);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** A candidate's lexical figures. */
+export interface LexicalScore {
+  /** BM25 over the step's own text. */
+  text: number;
+  /** BM25 over each side of its neighbour field: the head of the turn before it, and after it. */
+  previous: number;
+  next: number;
+  /** Share (0–1) of the query's idf held by the text or the neighbour field. */
+  coverage: number;
+  /** Which terms the text or the neighbour field holds (aligned with the query's terms). */
+  matched: boolean[];
+}
+
+/** A scorer for one query: patterns and idf weights computed once, then applied per candidate. */
+export function createLexicalScorer(
+  query: ParsedQuery,
+  stats: TermStatistics,
+  /** Per term, a factor on its idf (a person's name says who more than what). */
+  factor: (t: QueryTerm) => number = () => 1,
+) {
+  const patterns = query.terms.map(patternOf);
+  const weights = query.terms.map((t, i) => {
+    const df = stats.df[i] ?? 0;
+    return df > 0 ? idf(df, stats.total) * factor(t) : 0;
+  });
+  const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
+  const { k1, b, contextAvgChars } = WEIGHTS;
+  const avg = Math.max(1, stats.avgChars);
+  const sat = (tf: number) => (tf * (k1 + 1)) / (tf + k1);
+
+  const sideAvg = contextAvgChars / 2;
+  return (text: string, chars: number, context: string): LexicalScore => {
+    const lower = text.toLowerCase();
+    const sides = splitContext(context ? context.toLowerCase() : '');
+    const normText = 1 - b + (b * Math.max(chars, text.length)) / avg;
+    // Never below 1: a short neighbour must not outweigh a step's own words.
+    const normPrev = Math.max(1, 1 - b + (b * sides.previous.length) / sideAvg);
+    const normNext = Math.max(1, 1 - b + (b * sides.next.length) / sideAvg);
+    let inText = 0;
+    let previous = 0;
+    let next = 0;
+    let covered = 0;
+    const matched = patterns.map((p, i) => {
+      const w = weights[i]!;
+      if (w === 0) return false;
+      const t = termCount(lower, p) / normText;
+      const before = sides.previous ? termCount(sides.previous, p) / normPrev : 0;
+      const after = sides.next ? termCount(sides.next, p) / normNext : 0;
+      if (t === 0 && before === 0 && after === 0) return false;
+      inText += w * sat(t);
+      previous += w * sat(before);
+      next += w * sat(after);
+      covered += w;
+      return true;
+    });
+    return { text: inText, previous, next, coverage: covered / totalWeight, matched };
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Every weight of transcript ranking, named, in one place (search/rank.ts applies them). Scores
+ * are mixed linearly on a 0–1 scale: the step's own relevance (lexical BM25 over its text and
+ * neighbour field, plus its neighbours' relevance), normalised by the query's best step, plus
+ * its session's relevance, a role or speaker prior, a date prior and a small recency tie-break.
+ * Pseudo-relevance feedback and reciprocal rank fusion were measured not worth it (issue 10).
+ */
+export const WEIGHTS = {
+  /** BM25 term-frequency saturation and length normalisation. */
+  k1: 1.2,
+  b: 0.75,
+  /**
+   * Neighbours, each read from the neighbour field or the adjacent candidate, whichever says more
+   * (both measure the same turn: never both): a reply right after a matching prompt scores at
+   * least `answerFollows` of it (it is usually the answer); any step gains `neighbourScore` of the
+   * turns around it.
+   */
+  neighbourScore: 0.3,
+  answerFollows: 0.9,
+  /** A prompt that is itself a question holds no answer: its own score × this. */
+  questionTurn: 0.8,
+  /** Average characters of a neighbour field (two turn heads). */
+  contextAvgChars: 450,
+  /** Lift for a step holding all of the query's weight: × (1 + coverage · share²). */
+  coverage: 0.3,
+  /** Steps apart that still count as adjacent turns (tool calls and reasoning sit between). */
+  neighbourSpan: 8,
+  /** Session relevance: its best steps' lexical scores, each later one discounted. */
+  sessionDecay: 0.5,
+  sessionSteps: 4,
+  /** Weight of the session score (0–1) beside the step score (0–1). */
+  session: 0.3,
+  /** Prior for the role the question asks about ("what did I ask", "what did you suggest"). */
+  role: 0.15,
+  /** Prior for a step spoken by a person the question names. */
+  speaker: 0.12,
+  /** A person's name in the question weighs this share of its idf as a word. */
+  nameTerm: 0.5,
+  /** A why-question: a step that gives a reason ("because…") gains this share of its lexical score. */
+  reason: 0.3,
+  /** A step inside the span the question names, and a session overlapping it. */
+  dateStep: 0.12,
+  dateSession: 0.08,
+  /** Recency tie-break: at most this much, halving every `recencyHalfLifeDays`. */
+  recency: 0.02,
+  recencyHalfLifeDays: 30,
+  /** How much each kind of step's lexical score counts (tool output is most bytes, least value). */
+  kind: {
+    prompt: 1.0,
+    response: 1.0,
+    summary: 0.9,
+    reasoning: 0.6,
+    tool_call: 0.55,
+    tool_result: 0.35,
+  } as Record<string, number>,
+  /** Hits from one session in a flat list before other sessions get a turn. */
+  perThread: 5,
+} as const;
