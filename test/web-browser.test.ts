@@ -157,6 +157,10 @@ describe('the web page in a real browser', { skip }, () => {
     const first = page.locator('.hit').first();
     assert.match((await first.innerText()).toLowerCase(), /redis|cache/);
     await page.locator('.explain summary').first().click();
+    // The ranking's components, not just the score.
+    const why = first.locator('.explain table');
+    await why.waitFor();
+    assert.match(await why.innerText(), /lexical/);
     await page.screenshot({ path: join(SHOTS, 'search.png') });
 
     const href = (await first.locator('a.hit-title').getAttribute('href'))!;
