@@ -18,6 +18,7 @@ import type {
   TranscriptStore,
 } from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
+import { buildTimeline, type Timeline } from './timeline.js';
 import { type ReanchorInput, reanchorThread } from './reanchor.js';
 
 export interface FilterInput {
@@ -106,6 +107,8 @@ export interface TranscriptService {
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
+  /** Sessions per day (in the zone `utcOffsetMinutes` east of UTC) under the filters, for the activity chart. */
+  timeline(filters?: FilterInput & { utcOffsetMinutes?: number }): Timeline;
   /**
    * Delete an indexed thread, its steps and its archived transcript (the explicit act behind
    * `tapedeck forget`; a file going away never does this). NOT_FOUND for an unknown thread.
@@ -181,6 +184,11 @@ export function createTranscriptService(
       return store.listThreads(toFilters(rest), Math.max(1, Math.min(1000, limit)), Math.max(0, offset));
     },
     resolveThreadId,
+    timeline({ utcOffsetMinutes = 0, ...rest } = {}) {
+      if (!Number.isInteger(utcOffsetMinutes) || Math.abs(utcOffsetMinutes) > 14 * 60)
+        throw invalidInput('utc_offset must be whole minutes between -840 and 840');
+      return buildTimeline(store, toFilters(rest), utcOffsetMinutes);
+    },
     forget(threadId) {
       const id = resolveThreadId(threadId);
       const record = store.getThread(id)!;
@@ -210,3 +218,4 @@ function markGoneSources(store: TranscriptStore, result: SearchResult): SearchRe
 export type { IndexSummary } from '../ingest/indexer.js';
 export type { StepRecord, StoreStats, ThreadRecord } from '../ports/transcript-store.js';
 export type { SearchHit, SearchResult, ThreadHit } from '../search/search.js';
+export type { Timeline, TimelineDay } from './timeline.js';

@@ -20,6 +20,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   stats: 'tapedeck stats --json | jq .per_agent',
   doctor: 'tapedeck doctor --issues 10',
   mcp: 'claude mcp add tapedeck -- tapedeck mcp',
+  ui: 'tapedeck ui --no-open   # prints http://127.0.0.1:7420/#token=…',
   completion: 'tapedeck completion bash > ~/.local/share/bash-completion/completions/tapedeck',
   memory: 'tapedeck memory add --type decision "We use pnpm, not npm, in this repo"',
   'memory add': 'tapedeck memory add --type decision --label tooling "We use pnpm, not npm, in this repo"',

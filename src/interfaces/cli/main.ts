@@ -5,6 +5,7 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../../app/version.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
+import { registerUiCommand } from './commands/ui.js';
 import { action, agentOpt, collect, jsonOpt } from './define.js';
 import { addHelpExamples } from './help-examples.js';
 import { registerKnowledgeCommands } from './knowledge.js';
@@ -228,6 +229,7 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
 
   registerKnowledgeCommands(program);
   registerIntegrationCommands(program);
+  registerUiCommand(program);
   addHelpExamples(program);
   return program;
 }

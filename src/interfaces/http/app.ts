@@ -15,6 +15,7 @@ import type { RoutesContext } from './context.js';
 import type { HttpEnv } from './env.js';
 import { errorBody, errorResponse } from './errors.js';
 import type { RouteSpec } from './route.js';
+import { registerActivityRoutes } from './routes/activity.js';
 import { registerContextRoutes, registerWorkingMemoryRoutes } from './routes/briefings.js';
 import { registerCompatRoutes } from './routes/compat.js';
 import { registerFsRoutes } from './routes/fs.js';
@@ -29,6 +30,7 @@ import { registerHealthRoutes, registerOpenRoutes } from './routes/system.js';
 import { registerTranscriptRoutes } from './routes/transcripts.js';
 import { registerWikiRoutes } from './routes/wiki.js';
 import { createThrottle, type ThrottleOptions } from './throttle.js';
+import { registerWebPage } from './web-page.js';
 
 export interface HttpAppOptions {
   /** Every request needs an API key (set when the server binds a non-loopback address). */
@@ -51,6 +53,10 @@ export interface HttpAppOptions {
   workers?: number;
   /** The owner token keyless requests carry; default: `<home>/local-token`, created when missing. */
   localToken?: string;
+  /** The hook queue's state on this machine, for GET /v1/doctor (the CLI's serve passes it). */
+  queueState?: () => unknown;
+  /** Where the built web page is (default: dist/web). */
+  webRoot?: string;
 }
 
 export type HttpApp = Hono<HttpEnv> & {
@@ -75,6 +81,8 @@ export function createHttpApp(
     logRequests = false,
     workers = 1,
     localToken,
+    queueState,
+    webRoot,
   }: HttpAppOptions = {},
 ): HttpApp {
   const app = new Hono<HttpEnv>();
@@ -121,6 +129,7 @@ export function createHttpApp(
   );
 
   registerOpenRoutes(ctx);
+  registerWebPage(app, webRoot);
   app.use(
     authMiddleware({
       engine,
@@ -133,6 +142,7 @@ export function createHttpApp(
   );
   registerHealthRoutes(ctx);
   registerTranscriptRoutes(ctx);
+  registerActivityRoutes(ctx, { queueState });
   registerMemoryRoutes(ctx);
   registerRuleRoutes(ctx);
   registerSkillRoutes(ctx);

@@ -12,6 +12,7 @@ import { redact } from '../../../core/redact.js';
 import { clusterWorker, serveAsWorker, startCluster } from '../../http/cluster.js';
 import { checkBind, DEFAULT_HOST, startHttpServer } from '../../http/server.js';
 import { type GlobalFlags, intOption, openEngine } from '../context.js';
+import { queueStateOf } from './queue-state.js';
 
 export interface ServeFlags extends GlobalFlags {
   host?: string;
@@ -63,7 +64,11 @@ export async function runServe(f: ServeFlags): Promise<void> {
   const engine = openEngine(f, { local: true });
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   try {
-    server = await startHttpServer(engine, { ...options, log });
+    server = await startHttpServer(engine, {
+      ...options,
+      log,
+      queueState: queueStateOf(engine.config.tapedeckHome),
+    });
   } catch (e) {
     engine.close();
     throw e;
@@ -169,6 +174,7 @@ async function runWorker(
         refreshMs: indexer ? o.refreshMs : 0,
         workers,
         log: wlog,
+        queueState: queueStateOf(engine.config.tapedeckHome),
       });
     } catch (e) {
       engine.close();

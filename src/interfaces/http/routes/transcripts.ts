@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { RoutesContext } from '../context.js';
 import { addRoute } from '../route.js';
-import { qInt, qList } from './schemas.js';
+import { qBool, qInt, qList } from './schemas.js';
 
 const filters = {
   agent: qList('Only these agents: antigravity, claude-code, codex, gemini-cli (repeat or comma-separate)'),
@@ -17,6 +17,9 @@ export const SearchQuery = z.object({
   role: qList('Only steps by these roles: user, assistant, tool, system'),
   thread: z.string().max(300).optional().describe('Only inside this thread'),
   limit: qInt(1, 100, 'Hits (default 10)'),
+  explain: qBool(
+    'Each hit\'s ranking components (the web page\'s "why this hit"; `tapedeck search --explain`)',
+  ),
 });
 
 export const ThreadsQuery = z.object({
