@@ -6,14 +6,14 @@
  * with the reason otherwise), a real `tapedeck serve` is the server.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, tapedeck } from './support/cli.js';
+import { tapedeck } from './support/cli.js';
 import { hookWorld, runHook, SESSIONS } from './support/hooks.js';
+import { type ServeProcess, startServe } from './support/serve.js';
 
 /** A 256 KiB tmpfs, filled to the last byte; null (with why) when mounting is not allowed here. */
 function fullDisk(): { dir: string; release: () => void } | string {
@@ -68,53 +68,24 @@ test('on a full disk a SessionEnd save is not lost silently: the user and stderr
   assert.equal(readdirSync(join(disk.dir, 'tapedeck', 'queue')).filter((f) => f.endsWith('.json')).length, 1);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** The owner's server on this machine: the same Tapedeck home as the hooks (so the same owner token). */
-function serve(port: number, root: string, tapedeckHome: string): Promise<ChildProcess> {
-  const env = {
-    HOME: join(root, 'srv home'),
-    TAPEDECK_HOME: tapedeckHome,
-    PATH: process.env.PATH ?? '',
-  };
-  mkdirSync(env.HOME, { recursive: true });
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`tapedeck serve did not start: ${err}`)), 20_000);
-    child.stderr!.on('data', (d) => {
-      err += d;
-      if (/listening on/.test(err)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`tapedeck serve exited ${code}: ${err}`)));
-  });
-}
-
 test('a session whose transcript is missing does not trip the breaker for the next valid push', async (t) => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const w = hookWorld({ TAPEDECK_API_URL: url, TAPEDECK_HOOK_NO_WORKER: '1' });
+  const w = hookWorld({ TAPEDECK_HOOK_NO_WORKER: '1' });
   t.after(() => w.cleanup());
-  let server: ChildProcess;
+  // The owner's server on this machine: the hooks' own Tapedeck home, so the same owner token.
+  const serverHome = join(w.root, 'srv home');
+  mkdirSync(serverHome, { recursive: true });
+  let server: ServeProcess;
   try {
-    server = await serve(port, w.root, w.tapedeckHome);
+    server = await startServe({
+      HOME: serverHome,
+      TAPEDECK_HOME: w.tapedeckHome,
+      PATH: process.env.PATH ?? '',
+    });
   } catch (e) {
     return t.skip(`tapedeck serve is not usable here: ${(e as Error).message}`);
   }
-  t.after(() => void server.kill('SIGTERM'));
+  t.after(() => server.stop());
+  w.env.TAPEDECK_API_URL = server.url;
   const missing = {
     ...w.payload('claude-code', 'SessionEnd'),
     session_id: '99999999-0000-4000-8000-000000000000',
