@@ -104,23 +104,26 @@ export function buildMcpServer({
 
   const list = createToolList(server);
   const tools = list.registrar;
-  registerRecallTool(tools, engine, guard);
-  registerReadTool(tools, engine, guard);
-  registerContextTool(tools, engine, guard);
-  registerRememberTool(tools, engine, guard);
-  registerSkillsTool(tools, engine, guard);
-  registerThreadsTool(tools, engine, guard);
-  registerFsTool(tools, engine, guard);
-  registerReanchorTool(tools, engine, guard);
-  if (set === 'full') {
-    registerMemoriesTools(tools, engine, guard);
-    registerRulesTools(tools, engine, guard);
-    registerSkillsTools(tools, engine, guard);
-    registerWikiTools(tools, engine, guard);
-    registerSavedThreadsTools(tools, engine, guard);
-    registerWorkingMemoryTools(tools, engine, guard);
-    registerContextBundleTools(tools, engine, guard);
-  }
+  const lean = [
+    registerRecallTool,
+    registerReadTool,
+    registerContextTool,
+    registerRememberTool,
+    registerSkillsTool,
+    registerThreadsTool,
+    registerFsTool,
+    registerReanchorTool,
+  ];
+  const full = [
+    registerMemoriesTools,
+    registerRulesTools,
+    registerSkillsTools,
+    registerWikiTools,
+    registerSavedThreadsTools,
+    registerWorkingMemoryTools,
+    registerContextBundleTools,
+  ];
+  for (const register of set === 'full' ? [...lean, ...full] : lean) register(tools, engine, guard);
   list.install();
   return server;
 }
