@@ -28,6 +28,8 @@ export interface ScoreParts {
   reason: number;
   date: number;
   recency: number;
+  /** A copy of a better-ranked step's text in another session: minus a share of its score. */
+  copy: number;
 }
 
 export interface RankedStep extends Candidate {
@@ -196,6 +198,7 @@ export function rankCandidates(
       reason: cues.why && REASON_WORDS.test(c.text) ? (W.reason * s.own) / maxStep : 0,
       date: datePart,
       recency: recencyPrior(c.timestamp, now),
+      copy: 0,
     };
     const score =
       parts.lexical +
@@ -208,14 +211,25 @@ export function rankCandidates(
     return { ...c, score, parts };
   });
   steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
-  // The same text in several places (a fork replaying its parent, a prompt echoed twice) is one
-  // hit: the copy in the best-matching session, since it ranks first.
-  const seen = new Set<string>();
-  const unique = steps.filter((r) => {
+  // The same text in several places (a fork replaying its parent, a resumed session, a line
+  // said again in another session): within one session it is one hit; each copy in another
+  // session stays, discounted, since which copy a question means is the session's call and a
+  // plain copy in the wrong session must not hide the right one.
+  const copies = new Map<string, Set<string>>();
+  const unique: RankedStep[] = [];
+  for (const r of steps) {
     const key = `${r.kind}:${r.chars}:${r.text.slice(0, 200)}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+    const threads = copies.get(key);
+    if (!threads) {
+      copies.set(key, new Set([r.threadId]));
+      unique.push(r);
+      continue;
+    }
+    if (threads.has(r.threadId)) continue;
+    const cut = r.score * (1 - W.copyDecay ** threads.size);
+    threads.add(r.threadId);
+    unique.push({ ...r, score: r.score - cut, parts: { ...r.parts, copy: -cut } });
+  }
+  unique.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
   return { steps: unique, sessions };
 }

@@ -53,6 +53,11 @@ export const WEIGHTS = {
     tool_call: 0.55,
     tool_result: 0.35,
   } as Record<string, number>,
+  /**
+   * A step whose text a better-ranked step in another session repeats keeps this share of its
+   * score for each copy above it (forks, resumed sessions, a line said twice).
+   */
+  copyDecay: 0.8,
   /** Hits from one session in a flat list before other sessions get a turn. */
   perThread: 5,
 } as const;

@@ -14,6 +14,7 @@
  * Round trips: one for every term's count and the step total (a prepared statement), one for all
  * the candidate lists together with their texts, one more only when nothing matched.
  */
+import { subsetProbes } from '../../core/probe-plan.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import {
@@ -286,6 +287,12 @@ export function createPgRetriever(db: PgStore): PgRetriever {
           if (words.length === 2) continue; // the every-word probe
           both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
         }
+      // Every informative word but the rarest few, and but one (core/probe-plan.ts).
+      for (const ps of subsetProbes(
+        words.filter((x) => x.df < total * PAIR_MAX_SHARE),
+        PAIR_TERMS,
+      ))
+        both(3, ps, PAIR_LIMIT);
       // An identifier found only as a substring: the most recent steps containing it.
       substrings.forEach((x, i) => {
         const not = excluded ? ` AND NOT s.fts @@ ${p(excluded)}::tsquery` : '';

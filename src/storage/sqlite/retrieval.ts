@@ -12,6 +12,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { porterStem } from '../../core/porter.js';
+import { subsetProbes } from '../../core/probe-plan.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
 import type { AgentId, Role, StepKind } from '../../core/types.js';
 import {
@@ -280,6 +281,12 @@ export function createRetriever(db: Db): Retriever {
           const most = Math.min(paired[i]!.df, paired[j]!.df);
           add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET, most));
         }
+      // 2b. Every informative word but the rarest few, and but one (core/probe-plan.ts).
+      for (const ps of subsetProbes(
+        byDf.filter((p) => p.df < total * PAIR_MAX_SHARE),
+        PAIR_TERMS,
+      ))
+        add(ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df))));
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
