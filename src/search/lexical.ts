@@ -57,6 +57,32 @@ function countToken(lower: string, needle: string): number {
   return n;
 }
 
+/**
+ * Occurrences of a word with stem `a` followed by a word with stem `b` (only spaces, hyphens or
+ * underscores between): the query's adjacent words as a phrase in the text.
+ */
+function countBigram(lower: string, a: string, b: string): number {
+  if (!a || !b) return 0;
+  const probe = a.slice(0, Math.min(a.length, 4));
+  let n = 0;
+  for (let i = lower.indexOf(probe); i !== -1; i = lower.indexOf(probe, i + 1)) {
+    if (i > 0 && isWordChar(lower[i - 1])) continue;
+    let end = i + probe.length;
+    while (end < lower.length && isWordChar(lower[end]) && lower[end] !== '_') end++;
+    const word = lower.slice(i, end);
+    if (word !== a && stemOf(word) !== a) continue;
+    let j = end;
+    while (j < lower.length && (lower[j] === ' ' || lower[j] === '-' || lower[j] === '_')) j++;
+    if (j === end || j - end > 2) continue;
+    let k = j;
+    while (k < lower.length && isWordChar(lower[k]) && lower[k] !== '_') k++;
+    const next = lower.slice(j, k);
+    if (next && (next === b || stemOf(next) === b)) n++;
+    i = end - 1;
+  }
+  return n;
+}
+
 interface Pattern {
   /** Every stem must occur; the term's count is the least of theirs. */
   stems: string[];
@@ -126,6 +152,15 @@ export function createLexicalScorer(
   const avg = Math.max(1, stats.avgChars);
   const sat = (tf: number) => (tf * (k1 + 1)) / (tf + k1);
 
+  // Adjacent one-word terms of the query, each pair weighing a share of its rarer word's idf.
+  const bigrams: { a: string; b: string; w: number }[] = [];
+  for (let i = 0; i + 1 < query.terms.length; i++) {
+    const x = query.terms[i]!;
+    const y = query.terms[i + 1]!;
+    const w = Math.min(weights[i]!, weights[i + 1]!);
+    if (x.kind === 'word' && y.kind === 'word' && !x.text.includes(' ') && !y.text.includes(' ') && w > 0)
+      bigrams.push({ a: porterStem(x.text), b: porterStem(y.text), w: WEIGHTS.phrase * w });
+  }
   const sideAvg = contextAvgChars / 2;
   return (text: string, chars: number, context: string): LexicalScore => {
     const lower = text.toLowerCase();
@@ -151,6 +186,10 @@ export function createLexicalScorer(
       covered += w;
       return true;
     });
+    for (const g of bigrams) {
+      const n = countBigram(lower, g.a, g.b);
+      if (n > 0) inText += g.w * sat(n / normText);
+    }
     return { text: inText, previous, next, coverage: covered / totalWeight, matched };
   };
 }

@@ -19,6 +19,11 @@ export const WEIGHTS = {
   answerFollows: 0.9,
   /** A prompt that is itself a question holds no answer: its own score × this. */
   questionTurn: 0.8,
+  /**
+   * Two adjacent words of the query found side by side in the text ("inventory sync", not
+   * "stock sync"): BM25 of the pair with this share of its rarer word's idf.
+   */
+  phrase: 0.75,
   /** Average characters of a neighbour field (two turn heads). */
   contextAvgChars: 450,
   /** Lift for a step holding all of the query's weight: × (1 + coverage · share²). */

@@ -116,6 +116,45 @@ test('the backends reach the same quality (within 2 points)', { skip: BACKENDS.s
   assert.ok(Math.abs(a.hitAt5 - b.hitAt5) <= 0.02, `hit@5 ${a.hitAt5} vs ${b.hitAt5}`);
 });
 
+// A line repeated in another session (a resumed or forked session, a template): which copy a
+// question means is the session's call, so no copy may hide another; within a session, one hit.
+for (const b of BACKENDS) {
+  test(`a copy in another session stays, discounted (${b.name})`, { skip: b.skip }, (t) => {
+    const h = backendHome(b.name);
+    t.after(h.cleanup);
+    const fix = 'The 429 test failed because the limiter store was never created in the test app.';
+    const sessions: [number, string, string[]][] = [
+      [7, 'Add rate limiting to the invoice upload endpoint.', [fix, 'Fixed the limiter setup.', fix]],
+      [8, 'Add rate limiting to the billing upload endpoint.', [fix]],
+    ];
+    for (const [n, ask, replies] of sessions) {
+      const turns: Turn[] = [['user', ask], ...replies.map((r): Turn => ['assistant', r])];
+      const lines = turns.map(([role, text], i) =>
+        claudeLine(id(n), role, text, `2026-06-2${n - 7}T10:0${i}:00.000Z`),
+      );
+      h.write(claudePath(id(n)), `${lines.join('\n')}\n`);
+    }
+    const e = h.engine();
+    t.after(() => e.close());
+    e.transcripts.index();
+    const r = e.transcripts.search('why did the billing 429 test fail?', { limit: 10, explain: true });
+    const copies = r.hits.filter((x) => x.snippet.includes('limiter store'));
+    assert.equal(
+      copies.length,
+      2,
+      `one copy per session: ${JSON.stringify(r.hits.map((x) => [x.thread, x.step]))}`,
+    );
+    assert.deepEqual(
+      new Set(copies.map((x) => x.thread)),
+      new Set([`claude-code:${id(7)}`, `claude-code:${id(8)}`]),
+    );
+    // The billing session's copy first (its session says billing); the other one is discounted.
+    assert.equal(copies[0]!.thread, `claude-code:${id(8)}`);
+    assert.equal(copies[0]!.explain!.copy, 0);
+    assert.ok(copies[1]!.explain!.copy < 0, 'the later copy shows its discount');
+  });
+}
+
 // The CLI (runs dist/: `npm run build` first).
 for (const b of BACKENDS) {
   test(`tapedeck search --explain and --by thread (${b.name})`, { skip: b.skip }, (t) => {
@@ -141,6 +180,7 @@ for (const b of BACKENDS) {
         'reason',
         'date',
         'recency',
+        'copy',
       ]);
       const sum = Object.values(parts as Record<string, number>).reduce((x, y) => x + y, 0);
       assert.ok(Math.abs(sum - hit.score) < 0.01, `components add up to the score: ${sum} vs ${hit.score}`);
