@@ -94,6 +94,7 @@ export function rankCandidates(
 ): { steps: RankedStep[]; sessions: SessionScores } {
   const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
   const lexical = createLexicalScorer(query, stats, (t) => (names.has(t.text) ? W.nameTerm : 1));
+  const wantsPrompts = cues.role.role === 'user';
   // 1. Each step's own relevance.
   // `own`: the step's own words. `carry`: for a reply, the prompt before it (its question);
   // `near`: any adjacent turn. Both from the neighbour field or the adjacent candidates.
@@ -120,7 +121,10 @@ export function rankCandidates(
     // Only a question is answered by the turn after it ("Running the tests…" follows a request).
     const answers = reply && isQuestion(splitContext(c.context).previous);
     const carry = answers ? W.answerFollows * lex.previous * kw : 0;
-    const near = W.neighbourScore * Math.max(answers ? 0 : lex.previous, lex.next) * kw;
+    // A question gains nothing from the turn after it (that turn is its answer, and the hit),
+    // unless the question asks for the user's own words ("what did I ask…").
+    const after = question && !wantsPrompts ? 0 : lex.next;
+    const near = W.neighbourScore * Math.max(answers ? 0 : lex.previous, after) * kw;
     scored.push({ c, own, raw, question, carry, near, base: Math.max(own, carry) + near });
   }
 
@@ -144,7 +148,11 @@ export function rankCandidates(
         else s.near = Math.max(s.near, W.neighbourScore * p.own);
         break;
       }
-      for (let j = i + 1; j < list.length && list[j]!.c.step - s.c.step <= W.neighbourSpan; j++) {
+      for (
+        let j = i + 1;
+        !(s.question && !wantsPrompts) && j < list.length && list[j]!.c.step - s.c.step <= W.neighbourSpan;
+        j++
+      ) {
         if (!isTurn(list[j]!.c.kind)) continue;
         s.near = Math.max(s.near, W.neighbourScore * list[j]!.own);
         break;

@@ -155,6 +155,31 @@ for (const b of BACKENDS) {
   });
 }
 
+// A question is not its own answer: the reply after it ranks first, unless the user's own words
+// are asked for.
+for (const b of BACKENDS) {
+  test(`the reply outranks the question it answers (${b.name})`, { skip: b.skip }, (t) => {
+    const h = backendHome(b.name);
+    t.after(h.cleanup);
+    const turns: Turn[] = [
+      ['user', 'resolve_order_snapshot returns the wrong result for archived tenants, can you fix it?'],
+      ['assistant', 'Fixed: resolve_order_snapshot read the tenant before the session loaded; it waits now.'],
+    ];
+    const lines = turns.map(([role, text], i) =>
+      claudeLine(id(9), role, text, `2026-06-25T10:0${i}:00.000Z`),
+    );
+    h.write(claudePath(id(9)), `${lines.join('\n')}\n`);
+    const e = h.engine();
+    t.after(() => e.close());
+    e.transcripts.index();
+    assert.equal(e.transcripts.search('resolve_order_snapshot', { limit: 5 }).hits[0]?.step, 1);
+    assert.equal(
+      e.transcripts.search('what did I ask about resolve_order_snapshot', { limit: 5 }).hits[0]?.step,
+      0,
+    );
+  });
+}
+
 // The CLI (runs dist/: `npm run build` first).
 for (const b of BACKENDS) {
   test(`tapedeck search --explain and --by thread (${b.name})`, { skip: b.skip }, (t) => {
