@@ -16,26 +16,25 @@ export const PLAN_TERMS = 6;
 
 /**
  * Subsets of `words` (informative words, rarest first) to probe with AND: every word but the
- * rarest k (k = 1 … n−2), and every word but one. Never the whole list (its own probe), never a
- * single word, and never a pair of two of the first `paired` words (the pair probes have them).
- * Each subset keeps the rarest-first order; no subset twice.
+ * rarest k, and every word but one, of three words or more. Never the whole list (its own
+ * probe) and never a pair (the pair probes have those; a pair of the commonest words is the
+ * costliest AND and the least telling). Each subset keeps the rarest-first order; none twice.
  */
-export function subsetProbes<T>(words: readonly T[], paired: number): T[][] {
+export function subsetProbes<T>(words: readonly T[]): T[][] {
   const list = words.slice(0, PLAN_TERMS);
   const n = list.length;
-  if (n < 3) return [];
+  if (n < 4) return [];
   const seen = new Set<string>();
   const out: T[][] = [];
   const push = (keep: number[]) => {
-    if (keep.length < 2 || keep.length === n) return;
-    if (keep.length === 2 && keep[0]! < paired && keep[1]! < paired) return;
+    if (keep.length < 3 || keep.length === n) return;
     const key = keep.join(',');
     if (seen.has(key)) return;
     seen.add(key);
     out.push(keep.map((i) => list[i]!));
   };
   const all = list.map((_, i) => i);
-  for (let k = 1; k <= n - 2; k++) push(all.slice(k));
+  for (let k = 1; k <= n - 3; k++) push(all.slice(k));
   for (let j = 1; j < n; j++) push(all.filter((i) => i !== j));
   return out;
 }

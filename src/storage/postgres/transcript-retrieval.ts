@@ -288,10 +288,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
           both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
         }
       // Every informative word but the rarest few, and but one (core/probe-plan.ts).
-      for (const ps of subsetProbes(
-        words.filter((x) => x.df < total * PAIR_MAX_SHARE),
-        PAIR_TERMS,
-      ))
+      for (const ps of subsetProbes(words.filter((x) => x.df < total * PAIR_MAX_SHARE)))
         both(3, ps, PAIR_LIMIT);
       // An identifier found only as a substring: the most recent steps containing it.
       substrings.forEach((x, i) => {

@@ -282,10 +282,7 @@ export function createRetriever(db: Db): Retriever {
           add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET, most));
         }
       // 2b. Every informative word but the rarest few, and but one (core/probe-plan.ts).
-      for (const ps of subsetProbes(
-        byDf.filter((p) => p.df < total * PAIR_MAX_SHARE),
-        PAIR_TERMS,
-      ))
+      for (const ps of subsetProbes(byDf.filter((p) => p.df < total * PAIR_MAX_SHARE)))
         add(ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df))));
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
