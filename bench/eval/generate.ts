@@ -17,6 +17,7 @@ import { generateCorpus } from '../generate.js';
 import { Corpus, type QuestionLine } from './builder.js';
 import { conversationSet } from './chat-kinds.js';
 import { codingSet } from './coding-kinds.js';
+import { typedSet } from './typed-kind.js';
 import { answerAfterSet, datedSet, identifierSet, paraphraseSet, whoSaidSet } from './work-kinds.js';
 
 export interface EvalCorpusOptions {
@@ -48,6 +49,7 @@ export const KINDS = [
   'identifier',
   'conversation',
   'coding',
+  'typed',
 ] as const;
 
 export const SHIPPED_SEED = 1;
@@ -76,6 +78,8 @@ export async function generateEvalCorpus(opts: EvalCorpusOptions): Promise<EvalC
   conversationSet(c, projects, 8, 16);
   codingSet(c, projects, 12);
   const { files, sets } = c.render();
+  // Derived from the other kinds' lines (its own random stream: they stay byte for byte).
+  sets.set('typed', typedSet(sets, seed, 72));
   for (const f of files) {
     const abs = join(out, f.rel);
     mkdirSync(dirname(abs), { recursive: true });
