@@ -162,7 +162,7 @@ export function createLexicalScorer(
       bigrams.push({ a: porterStem(x.text), b: porterStem(y.text), w: WEIGHTS.phrase * w });
   }
   const sideAvg = contextAvgChars / 2;
-  return (text: string, chars: number, context: string): LexicalScore => {
+  const score = (text: string, chars: number, context: string): LexicalScore => {
     const lower = text.toLowerCase();
     const sides = splitContext(context ? context.toLowerCase() : '');
     const normText = 1 - b + (b * Math.max(chars, text.length)) / avg;
@@ -192,4 +192,9 @@ export function createLexicalScorer(
     }
     return { text: inText, previous, next, coverage: covered / totalWeight, matched };
   };
+  return Object.assign(score, {
+    /** Share (0–1) of the query's idf held by the terms marked (several steps' `matched`, OR-ed). */
+    share: (matched: readonly boolean[]) =>
+      matched.reduce((a, m, i) => a + (m ? weights[i]! : 0), 0) / totalWeight,
+  });
 }

@@ -4,7 +4,8 @@
  *              its text × its kind's weight × a coverage lift; `carry` (a reply) a share of the
  *              prompt before it, the question it answers; `near` a smaller share of the turns
  *              around it — each read from its neighbour field or the adjacent candidates;
- *   session  = its best steps' scores, each later one discounted, normalised by the best session;
+ *   session  = its best steps' scores, each later one discounted, lifted by the share of the
+ *              query its steps hold between them, normalised by the best session;
  *   score    = step + w·session + role/speaker prior + date prior + recency tie-break.
  * Identical texts (a fork replaying its parent, a prompt echoed twice) collapse to their best.
  */
@@ -106,6 +107,7 @@ export function rankCandidates(
     carry: number;
     near: number;
     base: number;
+    matched: boolean[];
   };
   const scored: Scored[] = [];
   for (const c of candidates) {
@@ -125,7 +127,16 @@ export function rankCandidates(
     // unless the question asks for the user's own words ("what did I ask…").
     const after = question && !wantsPrompts ? 0 : lex.next;
     const near = W.neighbourScore * Math.max(answers ? 0 : lex.previous, after) * kw;
-    scored.push({ c, own, raw, question, carry, near, base: Math.max(own, carry) + near });
+    scored.push({
+      c,
+      own,
+      raw,
+      question,
+      carry,
+      near,
+      base: Math.max(own, carry) + near,
+      matched: lex.matched,
+    });
   }
 
   // 2. Neighbours among the candidates: the adjacent turns' own scores.
@@ -171,6 +182,10 @@ export function rankCandidates(
     const bases = list.map((s) => s.base).sort((a, b) => b - a);
     let v = 0;
     for (let i = 0; i < Math.min(bases.length, W.sessionSteps); i++) v += bases[i]! * W.sessionDecay ** i;
+    // A session whose steps hold between them all the question's words is the one it is about.
+    const union = query.terms.map((_, i) => list.some((s) => s.matched[i]));
+    const cov = lexical.share(union);
+    v *= 1 + W.sessionCoverage * cov * cov;
     sessions.set(id, v);
     maxSession = Math.max(maxSession, v);
   }

@@ -33,6 +33,11 @@ export const WEIGHTS = {
   /** Session relevance: its best steps' lexical scores, each later one discounted. */
   sessionDecay: 0.5,
   sessionSteps: 4,
+  /**
+   * Lift for a session whose steps hold between them the query's words: × (1 + this · share²)
+   * (the right one of near-identical sessions is the one that also names the topic).
+   */
+  sessionCoverage: 1,
   /** Weight of the session score (0–1) beside the step score (0–1). */
   session: 0.3,
   /** Prior for the role the question asks about ("what did I ask", "what did you suggest"). */
