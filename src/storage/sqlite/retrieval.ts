@@ -139,10 +139,16 @@ export function createRetriever(db: Db): Retriever {
     if (!avg || total > avg.total * 1.25 + 100) avg = { chars: sampleChars.get()?.n ?? 0, total };
     return avg.chars || 1;
   };
-  /** Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. */
+  /**
+   * Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. A word
+   * already known to be common is not counted again (counting it costs DF_CAP iterations).
+   */
   function matches(expr: string, word: string | null, total: number): number {
+    const stem = word ? porterStem(word) : null;
+    const kept = stem ? stats.known(stem, total) : undefined;
+    if (kept !== undefined && kept >= DF_CAP) return kept;
     const n = countMatches.get(expr)?.n ?? 0;
-    return n >= DF_CAP && word ? Math.max(n, stats.df(porterStem(word), total)) : n;
+    return n >= DF_CAP && stem ? Math.max(n, stats.df(stem, total)) : n;
   }
 
   /**
@@ -194,7 +200,10 @@ export function createRetriever(db: Db): Retriever {
   /**
    * The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent).
    * `most` bounds its matches from the counts already taken (an OR has at most the sum of its
-   * terms' counts, an AND at most the smallest): within the budget, no pivot is looked for.
+   * terms' counts, an AND at most the smallest). One statement: FTS5 reads the most recent
+   * matches in rowid order, computing bm25 only for those, and SQLite keeps the best (ties to the
+   * older step, as FTS5's own rank order breaks them). When every match fits in `limit`, none is
+   * ranked: all of them are taken.
    */
   function ranked(
     expr: string,
@@ -203,18 +212,14 @@ export function createRetriever(db: Db): Retriever {
     budget: number,
     most: number,
   ): number[] {
+    if (most <= limit) return recent(expr, filters, limit);
     const sc = scope(filters);
     if (!sc) return [];
     const { join, params } = sc;
-    const pivot =
-      most > budget &&
-      (prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${budget}`).get(
-        expr,
-        ...params,
-      ) as { id: number } | undefined);
-    const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
-    const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
-    return ids(`SELECT f.rowid AS id ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
+    return ids(
+      `SELECT id FROM (SELECT f.rowid AS id, f.rank AS r ${join} ORDER BY f.rowid DESC LIMIT ?) ORDER BY r, id LIMIT ?`,
+      [expr, ...params, budget + 1, limit],
+    );
   }
 
   /**
