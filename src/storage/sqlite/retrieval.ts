@@ -7,7 +7,9 @@
  *     most RANK_BUDGET of their matches (the most recent when there are more) are put in FTS5's
  *     impact order (its bm25 over the kind columns and the neighbour column) to keep the best;
  *   - steps holding every word (all but the commonest, the two rarest) come from AND probes,
- *     most recent first; when nothing matched, the most recent steps holding any word.
+ *     most recent first, the best of them by bm25 — or, for words with many matches, by the
+ *     steps' own worth (step-impact.ts), since bm25 first counts every match of each word;
+ *     when nothing matched, the most recent steps holding any word.
  * Common words are credited by search/ from the candidates' own text.
  */
 import type BetterSqlite3 from 'better-sqlite3';
