@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isTapedeckError } from '../src/core/errors.js';
-import { BLOG, SHOP, sameDayStart, seedSessions, type WmWorld, wmWorld, writeSession } from './support/wm-world.js';
+import {
+  BLOG,
+  SHOP,
+  sameDayStart,
+  seedSessions,
+  type WmWorld,
+  wmWorld,
+  writeSession,
+} from './support/wm-world.js';
 
 const world = (...args: Parameters<typeof wmWorld>): WmWorld => wmWorld(...args);
 const DAY = 86_400_000;
