@@ -337,7 +337,9 @@ export function createRetriever(db: Db): Retriever {
         }
       // 2b. Every informative word but the rarest few, and but one (core/probe-plan.ts).
       for (const ps of subsetProbes(byDf.filter((p) => p.df < total * PAIR_MAX_SHARE)))
-        add(ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df))));
+        add(
+          ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df)), postings(ps)),
+        );
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
