@@ -2,18 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLAN_TERMS, subsetProbes } from './probe-plan.js';
 
-test('subset probes: every word but the rarest few, then every word but one', () => {
+test('subset probes: every word but the rarest few, down to three words', () => {
   // Rarest first: a paraphrase's rare word ("payloads") is the one the answer lacks.
   const words = ['payloads', 'anymore', 'score', 'card', 'logs'];
   const got = subsetProbes(words).map((s) => s.join(' '));
-  assert.deepEqual(got, [
-    'anymore score card logs',
-    'score card logs',
-    'payloads score card logs',
-    'payloads anymore card logs',
-    'payloads anymore score logs',
-    'payloads anymore score card',
-  ]);
+  assert.deepEqual(got, ['anymore score card logs', 'score card logs']);
   // Never the whole query (its own probe), never a pair (the pair probes' job).
   assert.ok(!got.includes(words.join(' ')));
   assert.ok(got.every((s) => s.split(' ').length >= 3));
@@ -24,7 +17,7 @@ test('subset probes: a query of three words or fewer has none', () => {
   assert.deepEqual(subsetProbes(['a', 'b', 'c']), []);
   assert.deepEqual(
     subsetProbes(['a', 'b', 'c', 'd']).map((s) => s.join('')),
-    ['bcd', 'acd', 'abd', 'abc'],
+    ['bcd'],
   );
 });
 

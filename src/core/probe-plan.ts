@@ -7,8 +7,8 @@
  * that word is often the rarest one: the rare-word probe then finds steps about payloads, the
  * every-word probe finds nothing, and the answer's own words are each too common to be ranked
  * alone. Plain BM25 over every word finds it, at the cost of ranking every match of every word.
- * Steps holding all the words but the rarest few, or all but one, are that answer, and are rare
- * even when each word is common.
+ * Steps holding all the words but the rarest few are that answer, and are rare even when each
+ * word is common.
  */
 
 /** Informative words planned at most (the rarest); the rest are credited from the text. */
@@ -16,9 +16,10 @@ export const PLAN_TERMS = 6;
 
 /**
  * Subsets of `words` (informative words, rarest first) to probe with AND: every word but the
- * rarest k, and every word but one, of three words or more. Never the whole list (its own
- * probe) and never a pair (the pair probes have those; a pair of the commonest words is the
- * costliest AND and the least telling). Each subset keeps the rarest-first order; none twice.
+ * rarest k, while three words or more are left. Never the whole list (its own probe) and never a
+ * pair (the pair probes have those; a pair of the commonest words is the costliest AND and the
+ * least telling). Every word but one other word was measured too: +0.014 on one set for a
+ * quarter more search CPU, not kept.
  */
 export function subsetProbes<T>(words: readonly T[]): T[][] {
   const list = words.slice(0, PLAN_TERMS);
@@ -35,6 +36,5 @@ export function subsetProbes<T>(words: readonly T[]): T[][] {
   };
   const all = list.map((_, i) => i);
   for (let k = 1; k <= n - 3; k++) push(all.slice(k));
-  for (let j = 1; j < n; j++) push(all.filter((i) => i !== j));
   return out;
 }

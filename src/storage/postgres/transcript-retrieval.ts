@@ -299,7 +299,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
           if (words.length === 2) continue; // the every-word probe
           both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
         }
-      // Every informative word but the rarest few, and but one (core/probe-plan.ts).
+      // Every informative word but the rarest few (core/probe-plan.ts).
       for (const ps of subsetProbes(words.filter((x) => x.df < total * PAIR_MAX_SHARE)))
         both(3, ps, PAIR_LIMIT);
       // An identifier found only as a substring: the most recent steps containing it.

@@ -335,7 +335,7 @@ export function createRetriever(db: Db): Retriever {
           const pair = [paired[i]!, paired[j]!];
           add(ranked(both(pair), filters, PAIR_LIMIT, PAIR_BUDGET, most, postings(pair)));
         }
-      // 2b. Every informative word but the rarest few, and but one (core/probe-plan.ts).
+      // 2b. Every informative word but the rarest few (core/probe-plan.ts).
       for (const ps of subsetProbes(byDf.filter((p) => p.df < total * PAIR_MAX_SHARE)))
         add(
           ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df)), postings(ps)),
