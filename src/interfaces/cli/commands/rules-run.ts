@@ -37,7 +37,7 @@ export async function runRulesAdd(
   const body = words.length === 1 && words[0] === '-' ? readFileSync(0, 'utf8') : words.join(' ');
   const engine = openEngine(f);
   try {
-    const rule = engine.rules.add({
+    const rule = await engine.rules.add({
       body,
       title: f.title,
       scope: scopeArg(f.scope),
@@ -57,7 +57,7 @@ export async function runRulesList(
   if (f.space && f.allSpaces) throw invalidInput('Give either --space or --all-spaces, not both');
   const engine = openEngine(f);
   try {
-    const r = engine.rules.list({
+    const r = await engine.rules.list({
       scope: scopeArg(f.scope),
       space: f.space,
       allSpaces: f.allSpaces,
@@ -89,7 +89,7 @@ export async function runRulesUpdate(
   if (f.enable && f.disable) throw invalidInput('Give either --enable or --disable, not both');
   const engine = openEngine(f);
   try {
-    const rule = engine.rules.update(id, {
+    const rule = await engine.rules.update(id, {
       body: f.body,
       title: f.title,
       scope: scopeArg(f.scope),
@@ -108,7 +108,7 @@ export async function runRulesRemove(id: string, f: GlobalFlags & { yes?: boolea
     throw invalidInput('remove deletes a rule for good; confirm with --yes (or disable it instead)');
   const engine = openEngine(f);
   try {
-    const r = engine.rules.remove(id);
+    const r = await engine.rules.remove(id);
     if (f.json) printJson(r);
     else print(`Removed rule ${r.id}.`);
   } finally {
@@ -121,7 +121,7 @@ export async function runRulesResolve(
 ): Promise<void> {
   const engine = openEngine(f);
   try {
-    const r = engine.rules.resolve({
+    const r = await engine.rules.resolve({
       agent: f.agent,
       project: f.project ? resolve(f.project) : undefined,
       space: f.space,
