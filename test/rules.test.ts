@@ -25,6 +25,7 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
     'created_at',
     'enabled',
     'id',
+    'note',
     'priority',
     'scope',
     'title',
@@ -48,8 +49,11 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
   const human = tapedeck(['rules', 'resolve', '--agent', 'codex'], h.env);
   assert.match(human.stdout, /1\. Run the linter/);
 
-  const u = tapedeck(['rules', 'update', a.id, '--disable', '--json'], h.env);
+  const u = tapedeck(['rules', 'update', a.id, '--disable', '--note', 'from the review', '--json'], h.env);
   assert.equal(u.json().enabled, false);
+  assert.equal(u.json().note, 'from the review');
+  assert.equal(g.note, null, 'no note unless given');
+  assert.match(tapedeck(['rules', 'list', '--all-spaces'], h.env).stdout, /note: from the review/);
   assert.equal(tapedeck(['rules', 'list', '--json'], h.env).json().rules.length, 3);
   const noYes = tapedeck(['rules', 'remove', g.id], h.env);
   assert.equal(noYes.status, 2, noYes.stderr);

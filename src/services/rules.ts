@@ -31,6 +31,8 @@ export interface RuleAddInput {
   /** Higher applies first; whole number from -1000 to 1000 (default 0). */
   priority?: number | string;
   enabled?: boolean;
+  /** Why the rule exists or where it came from; at most 1,000 characters ('' clears it on update). */
+  note?: string | null;
 }
 
 export type RuleUpdateInput = Partial<RuleAddInput>;
@@ -111,6 +113,13 @@ function cleanPriority(p: unknown, fallback: number): number {
   return n;
 }
 
+function cleanNote(note: unknown): string | null {
+  if (note === undefined || note === null || (typeof note === 'string' && note.trim() === '')) return null;
+  const n = String(note).trim();
+  if (n.length > 1000) throw invalidInput('The rule note is over 1,000 characters');
+  return redact(n).text;
+}
+
 const cleanScope = (scope: unknown): RuleScope =>
   scope === undefined || scope === null || scope === ''
     ? { kind: 'global', value: null }
@@ -147,6 +156,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
         scope: formatScope(cleanScope(input.scope)),
         enabled: input.enabled ?? true,
         priority: cleanPriority(input.priority, 0),
+        note: cleanNote(input.note),
         created_at: at,
         updated_at: at,
       };
@@ -165,7 +175,8 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
       const body = patch.body !== undefined ? cleanBody(patch.body) : undefined;
       const scope = patch.scope !== undefined ? formatScope(cleanScope(patch.scope)) : undefined;
       const priority = patch.priority !== undefined ? cleanPriority(patch.priority, 0) : undefined;
-      if ([body, scope, priority, patch.title, patch.enabled].every((x) => x === undefined))
+      const note = patch.note !== undefined ? cleanNote(patch.note) : undefined;
+      if ([body, scope, priority, patch.title, patch.enabled, patch.note].every((x) => x === undefined))
         throw invalidInput('Nothing to update: give at least one field to change');
       return store.write(async (w) => {
         const old = await w.get(id);
@@ -178,6 +189,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
           scope: scope ?? old.scope,
           priority: priority ?? old.priority,
           enabled: patch.enabled ?? old.enabled,
+          note: note !== undefined ? note : old.note,
           updated_at: iso(),
         };
         await w.put(next);

@@ -16,11 +16,14 @@ interface RuleRow {
   scope_value: string | null;
   enabled: number;
   priority: number;
+  note: string | null;
   created_at: string;
   updated_at: string;
 }
 
-const COLS = sql.raw('id, title, body, scope_kind, scope_value, enabled, priority, created_at, updated_at');
+const COLS = sql.raw(
+  'id, title, body, scope_kind, scope_value, enabled, priority, note, created_at, updated_at',
+);
 
 const toRule = (r: RuleRow): Rule => ({
   id: r.id,
@@ -29,6 +32,7 @@ const toRule = (r: RuleRow): Rule => ({
   scope: r.scope_kind === 'global' ? 'global' : `${r.scope_kind}:${r.scope_value}`,
   enabled: Number(r.enabled) === 1,
   priority: Number(r.priority),
+  note: r.note,
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
@@ -43,6 +47,7 @@ function toRow(rule: Rule): RuleRow {
     scope_value: scope.value,
     enabled: rule.enabled ? 1 : 0,
     priority: rule.priority,
+    note: rule.note,
     created_at: rule.created_at,
     updated_at: rule.updated_at,
   };
@@ -61,10 +66,11 @@ export function createRuleStore(db: SqlDb): RuleStore {
       await tx.run(sql`
         INSERT INTO rules (${COLS})
         VALUES (${r.id}, ${r.title}, ${r.body}, ${r.scope_kind}, ${r.scope_value}, ${r.enabled},
-                ${r.priority}, ${r.created_at}, ${r.updated_at})
+                ${r.priority}, ${r.note}, ${r.created_at}, ${r.updated_at})
         ON CONFLICT (id) DO UPDATE SET title = excluded.title, body = excluded.body,
           scope_kind = excluded.scope_kind, scope_value = excluded.scope_value,
-          enabled = excluded.enabled, priority = excluded.priority, updated_at = excluded.updated_at`);
+          enabled = excluded.enabled, priority = excluded.priority, note = excluded.note,
+          updated_at = excluded.updated_at`);
     },
     remove: async (id) => (await tx.run(sql`DELETE FROM rules WHERE id = ${id}`)) > 0,
   });

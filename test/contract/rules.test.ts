@@ -175,6 +175,21 @@ for (const b of BACKENDS) {
     assert.doesNotMatch((await rules.add({ body: `Use the token ${key} for CI` })).body, /A1b2C3d4E5/);
   });
 
+  test(`a note is kept, changed, cleared and redacted (${b.name})`, { skip: b.skip }, async (t) => {
+    const { rules } = lab(t, b.name);
+    const r = await rules.add({ body: 'Squash before merging', note: 'Agreed in the March review' });
+    assert.equal(r.note, 'Agreed in the March review');
+    assert.equal((await rules.get(r.id)).note, 'Agreed in the March review');
+    assert.equal((await rules.update(r.id, { note: 'See the handbook' })).note, 'See the handbook');
+    assert.equal((await rules.update(r.id, { priority: 2 })).note, 'See the handbook', 'kept when not given');
+    assert.equal((await rules.update(r.id, { note: '' })).note, null, "'' clears it");
+    assert.equal((await rules.get(r.id)).note, null);
+    assert.equal((await rules.add({ body: 'No note' })).note, null);
+    const key = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    assert.doesNotMatch((await rules.add({ body: 'x', note: `token ${key}` })).note ?? '', /A1b2C3d4E5/);
+    await assert.rejects(() => rules.add({ body: 'x', note: 'n'.repeat(1001) }), /note is over 1,000/);
+  });
+
   test(`unicode, long bodies and LIKE characters in scopes are kept exactly (${b.name})`, {
     skip: b.skip,
   }, async (t) => {

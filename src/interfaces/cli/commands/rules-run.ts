@@ -27,12 +27,13 @@ function formatRule(r: Rule | ResolvedRule, i?: number): string {
           .split('\n')
           .map((l) => `   ${l}`)
           .join('\n')}`;
-  return `${head}\n${meta}${body}`;
+  const note = r.note ? `\n${dim(`   note: ${r.note}`)}` : '';
+  return `${head}\n${meta}${body}${note}`;
 }
 
 export async function runRulesAdd(
   words: string[],
-  f: GlobalFlags & { title?: string; scope?: string; priority?: string; disabled?: boolean },
+  f: GlobalFlags & { title?: string; scope?: string; priority?: string; disabled?: boolean; note?: string },
 ): Promise<void> {
   const body = words.length === 1 && words[0] === '-' ? readFileSync(0, 'utf8') : words.join(' ');
   const engine = openEngine(f);
@@ -43,6 +44,7 @@ export async function runRulesAdd(
       scope: scopeArg(f.scope),
       priority: f.priority,
       enabled: !f.disabled,
+      note: f.note,
     });
     if (f.json) printJson(rule);
     else print(`Added rule:\n${formatRule(rule)}`);
@@ -84,6 +86,7 @@ export async function runRulesUpdate(
     priority?: string;
     enable?: boolean;
     disable?: boolean;
+    note?: string;
   },
 ): Promise<void> {
   if (f.enable && f.disable) throw invalidInput('Give either --enable or --disable, not both');
@@ -95,6 +98,7 @@ export async function runRulesUpdate(
       scope: scopeArg(f.scope),
       priority: f.priority,
       enabled: f.enable ? true : f.disable ? false : undefined,
+      note: f.note,
     });
     if (f.json) printJson(rule);
     else print(`Updated rule:\n${formatRule(rule)}`);
