@@ -175,6 +175,29 @@ for (const b of BACKENDS) {
     assert.doesNotMatch((await rules.add({ body: `Use the token ${key} for CI` })).body, /A1b2C3d4E5/);
   });
 
+  test(`concurrent changes to one rule all land; concurrent adds all land (${b.name})`, {
+    skip: b.skip,
+  }, async (t) => {
+    const { rules } = lab(t, b.name);
+    const r = await rules.add({ body: 'Review every migration' });
+    // Each update reads the rule and writes it back: without a row lock (PostgreSQL) or the
+    // one-lane transaction (SQLite) one of them would overwrite the other's field.
+    await Promise.all([
+      rules.update(r.id, { priority: 7 }),
+      rules.update(r.id, { enabled: false }),
+      rules.update(r.id, { title: 'Migrations' }),
+      rules.update(r.id, { note: 'After the outage' }),
+    ]);
+    const got = await rules.get(r.id);
+    assert.deepEqual(
+      [got.priority, got.enabled, got.title, got.note],
+      [7, false, 'Migrations', 'After the outage'],
+    );
+    const added = await Promise.all(Array.from({ length: 20 }, (_, i) => rules.add({ body: `Rule ${i}` })));
+    assert.equal((await rules.list({ allSpaces: true })).rules.length, 21);
+    assert.equal(new Set(added.map((x) => x.id)).size, 20);
+  });
+
   test(`a note is kept, changed, cleared and redacted (${b.name})`, { skip: b.skip }, async (t) => {
     const { rules } = lab(t, b.name);
     const r = await rules.add({ body: 'Squash before merging', note: 'Agreed in the March review' });
