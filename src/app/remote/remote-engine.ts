@@ -66,11 +66,14 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
         method: 'POST',
         headers: headers(),
         body: rpcBody(service, method, args),
+        signal: AbortSignal.timeout(30_000),
       });
       reply = { status: res.status, body: await res.text() };
     } catch (e) {
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw unreachable(cause?.code ? `${cause.message ?? ''} (${cause.code})` : (e as Error).message);
+      // The same words as the blocking client's TransportError: the cause's message and code.
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      const cause = err.cause ?? {};
+      throw unreachable(`${cause.message || err.message} (${cause.code || err.name})`);
     }
     return answer(reply);
   };
