@@ -33,7 +33,10 @@ await build({
       // becomes a module whose exports are getters that load the real one when first read.
       name: 'lazy-builtins',
       setup(b) {
-        b.onResolve({ filter: LAZY_BUILTINS }, (a) => ({ path: a.path, namespace: 'lazy-builtin' }));
+        // The stand-in's own require is of the real module (left to Node).
+        b.onResolve({ filter: LAZY_BUILTINS }, (a) =>
+          a.namespace === 'lazy-builtin' ? { path: a.path, external: true } : { path: a.path, namespace: 'lazy-builtin' },
+        );
         b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => {
           const id = JSON.stringify(a.path);
           const names = Object.keys(nodeRequire(a.path)).filter((k) => k !== 'default');
