@@ -61,6 +61,8 @@ describe('over a real socket', () => {
     const big = await s.req('/v1/memories', { json: { content: 'x'.repeat(40 * 1024) } });
     assert.equal(big.status, 413);
     assert.equal((await json(big)).error.code, 'PAYLOAD_TOO_LARGE');
+    // The unread rest of the body ends the connection; a reused one would fail the next request.
+    assert.equal(big.headers.get('connection'), 'close');
     const chunked = await fetch(`${s.url}/v1/memories`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
@@ -82,6 +84,7 @@ describe('over a real socket', () => {
       headers: { accept: 'application/json, text/event-stream' },
     });
     assert.equal(mcp.status, 413);
+    assert.equal(mcp.headers.get('connection'), 'close');
     assert.equal((await s.req('/livez')).status, 200);
   });
 

@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isTapedeckError } from '../src/core/errors.js';
-import { BLOG, SHOP, seedSessions, type WmWorld, wmWorld, writeSession } from './support/wm-world.js';
+import {
+  BLOG,
+  SHOP,
+  sameDayStart,
+  seedSessions,
+  type WmWorld,
+  wmWorld,
+  writeSession,
+} from './support/wm-world.js';
 
 const world = (...args: Parameters<typeof wmWorld>): WmWorld => wmWorld(...args);
 const DAY = 86_400_000;
@@ -113,6 +121,7 @@ test('determinism: the same store and day give byte-identical Markdown, whenever
 test('staleness: regenerated when new, when the store changed, when over an hour old; else served', (t) => {
   const w = world();
   t.after(w.close);
+  w.clock.now = sameDayStart(62);
   seedSessions(w.h, w.engine);
   assert.equal(w.wm.read().regenerated, 'new');
   assert.equal(w.wm.read().regenerated, null, 'nothing changed: the stored one');

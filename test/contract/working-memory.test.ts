@@ -15,7 +15,7 @@ import {
 } from '../../src/services/working-memory/index.js';
 import { BACKENDS, backendHome, POSTGRES } from '../support/backends.js';
 import type { TempHome } from '../support/home.js';
-import { BLOG, SHOP, seedSessions, writeSession } from '../support/wm-world.js';
+import { BLOG, SHOP, sameDayStart, seedSessions, writeSession } from '../support/wm-world.js';
 
 const DAY = 86_400_000;
 
@@ -156,7 +156,7 @@ for (const b of BACKENDS) {
     `staleness: regenerated when new, when the store changed, when over an hour old (${b.name})`,
     opts,
     (t) => {
-      const w = world(b.name);
+      const w = world(b.name, undefined, sameDayStart(62));
       t.after(w.close);
       seedSessions(w.h, w.engine);
       assert.equal(w.wm.read().regenerated, 'new');

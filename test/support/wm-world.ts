@@ -83,6 +83,16 @@ export function seedSessions(h: TempHome, engine: Engine): void {
   engine.transcripts.index();
 }
 
+/**
+ * A start for a test clock that stays inside one local day for the next `minutes`: the briefing is
+ * per day, so a test that moves the clock forward must not cross midnight when it runs late at night.
+ */
+export function sameDayStart(minutes: number, now = Date.now()): number {
+  const midnight = new Date(now);
+  midnight.setHours(24, 0, 0, 0);
+  return Math.min(now, midnight.getTime() - minutes * 60_000);
+}
+
 export interface WmWorld {
   h: TempHome;
   engine: Engine;

@@ -9,12 +9,15 @@ import { HttpError } from './errors.js';
 
 export const MiB = 1024 * 1024;
 
-const tooLarge = (limit: number) =>
+/** The 413 for a body over `limit` bytes; it closes the connection (the body is left unread). */
+export const tooLarge = (limit: number) =>
   new HttpError(
     413,
     'PAYLOAD_TOO_LARGE',
     `The request body is over ${limit.toLocaleString('en-US')} bytes`,
-    {},
+    // The rest of the body is never read, so the connection cannot carry another request: a client
+    // that reused it would see its next request fail.
+    { connection: 'close' },
     { limit },
   );
 

@@ -14,9 +14,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Context } from 'hono';
 import type { Engine } from '../../../app/engine.js';
 import { buildMcpServer } from '../../mcp/server.js';
+import { tooLarge } from '../body.js';
 import type { RoutesContext } from '../context.js';
 import type { HttpEnv } from '../env.js';
-import { HttpError } from '../errors.js';
 
 /** Idle servers kept per scoped engine. */
 const POOL_SIZE = 8;
@@ -51,12 +51,7 @@ export function registerMcpRoutes({ app, fresh, threadBodyLimit, log }: RoutesCo
         { Allow: 'POST' },
       );
     const declared = Number(c.req.header('content-length') ?? 0);
-    if (declared > threadBodyLimit)
-      throw new HttpError(
-        413,
-        'PAYLOAD_TOO_LARGE',
-        `The request body is over ${threadBodyLimit.toLocaleString('en-US')} bytes`,
-      );
+    if (declared > threadBodyLimit) throw tooLarge(threadBodyLimit);
     fresh();
     return withServer(c.get('engine'), async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({
