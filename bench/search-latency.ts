@@ -2,15 +2,21 @@
  * In-process transcript search latency on SQLite: indexes a generated corpus once into a kept
  * store, then times every planted question (question and keyword kinds apart) through
  * engine.transcripts.search, after one warming pass. Prints p50/p99 per kind, session and file
- * hit@10, and writes each question's top 10 to `--out` (to compare two runs' rankings).
+ * hit@10, and writes each question's top 10 to `--out` (to compare two runs' rankings). Beside
+ * each search, interleaved, the same-run baseline: plain FTS5 BM25 over the question's words
+ * OR-ed (core/scorecard.ts's baseline words), top 10 with their texts, on the same store through
+ * a read-only connection — the machine is shared and noisy, so compare the ratio.
  *
  *   node --import tsx bench/search-latency.ts --corpus <dir> --db <file> [--passes 3] [--out f.json]
+ *     [--skip-baseline] (at 1M steps the baseline takes ~1 s a question)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
+import { baselineWords } from '../src/core/scorecard.js';
 import type { QuestionRecord } from './generate.js';
 import { percentile, round } from './stats.js';
 
@@ -20,6 +26,7 @@ const { values } = parseArgs({
     db: { type: 'string' },
     passes: { type: 'string', default: '3' },
     out: { type: 'string' },
+    'skip-baseline': { type: 'boolean', default: false },
   },
 });
 if (!values.corpus || !values.db) {
@@ -36,7 +43,17 @@ const summary = engine.transcripts.index();
 process.stderr.write(
   `[search-latency] indexed ${summary.steps.written} new steps in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
 );
+const plain = new Database(values.db, { readonly: true });
+const bm25Or = plain.prepare(
+  `SELECT s.id, s.step, s.text, t.id AS thread FROM steps_fts f JOIN steps s ON s.id = f.rowid
+   JOIN threads t ON t.tid = s.tid WHERE steps_fts MATCH ? ORDER BY bm25(steps_fts) LIMIT 10`,
+);
+const baseline = (question: string) => {
+  const words = baselineWords(question);
+  return words.length ? bm25Or.all(words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ')) : [];
+};
 const times: Record<string, number[]> = {};
+const base: Record<string, number[]> = {};
 const cpu: Record<string, number[]> = {};
 const hits: Record<string, { file: number; session: number; n: number }> = {};
 const top: string[][] = [];
@@ -48,6 +65,9 @@ for (let pass = 0; pass < passes; pass++)
     const r = engine.transcripts.search(q.question, { limit: 10 });
     const ms = performance.now() - s;
     const c = process.cpuUsage(c0);
+    const b0 = performance.now();
+    if (!values['skip-baseline']) baseline(q.question);
+    const bms = performance.now() - b0;
     if (pass === 0) {
       hits[q.kind] ??= { file: 0, session: 0, n: 0 };
       const h = hits[q.kind]!;
@@ -59,15 +79,23 @@ for (let pass = 0; pass < passes; pass++)
     }
     times[q.kind] ??= [];
     cpu[q.kind] ??= [];
+    base[q.kind] ??= [];
+    base[q.kind]!.push(bms);
     times[q.kind]!.push(ms);
     cpu[q.kind]!.push((c.user + c.system) / 1000);
   }
 for (const kind of Object.keys(times)) {
   const t = times[kind]!;
   const h = hits[kind]!;
+  const b = base[kind]!;
+  const ratio = (q: number) => round(percentile(t, q) / percentile(b, q));
+  const vs = values['skip-baseline']
+    ? ''
+    : ` | BM25-OR p50 ${round(percentile(b, 50))} ms p99 ${round(percentile(b, 99))} ms (ratio p50 ${ratio(50)}, p99 ${ratio(99)})`;
   process.stdout.write(
-    `${kind}: n=${h.n} p50 ${round(percentile(t, 50))} ms p99 ${round(percentile(t, 99))} ms cpu p50 ${round(percentile(cpu[kind]!, 50))} ms | file hit@10 ${h.file}/${h.n} session hit@10 ${h.session}/${h.n}\n`,
+    `${kind}: n=${h.n} p50 ${round(percentile(t, 50))} ms p99 ${round(percentile(t, 99))} ms cpu p50 ${round(percentile(cpu[kind]!, 50))} ms${vs} | file hit@10 ${h.file}/${h.n} session hit@10 ${h.session}/${h.n}\n`,
   );
 }
 if (values.out) writeFileSync(values.out, JSON.stringify(top));
+plain.close();
 engine.close();

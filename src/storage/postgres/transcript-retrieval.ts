@@ -272,11 +272,23 @@ export function createPgRetriever(db: PgStore): PgRetriever {
       // 2. Steps with every word, and with each pair of the informative words: two
       //    mid-frequency words together are rare even when neither is. Of the most recent
       //    PAIR_BUDGET matches, the best by kind (a pair's steps all hold the same words).
-      const both = (ord: number, ps: Probe[], n: number) =>
+      //    Two plans find them: every match through the GIN index, then sorted (cost ∝ the
+      //    matches M), or the primary key walked backwards testing each step's tsvector until
+      //    PAIR_BUDGET match (∝ PAIR_BUDGET · total / M). The planner picks the walk for a LIMIT
+      //    even when the words rarely meet (12,000 tsvectors, 24 ms, for one pair at 100k
+      //    steps), so when the matches, estimated as if the words were independent, are under
+      //    the break-even √(PAIR_BUDGET · total), `s.id + 0` hides the key's order from it.
+      const both = (ord: number, ps: Probe[], n: number) => {
+        const est = Math.min(
+          ...ps.map((x) => x.df),
+          ps.reduce((m, x) => (m * x.df) / Math.max(1, total), Math.max(1, total)),
+        );
+        const key = est <= Math.sqrt(PAIR_BUDGET * total) ? 's.id + 0' : 's.id';
         branches.push(`(SELECT ${ord} AS ord, m.id, m.rank FROM (SELECT s.id, (${KIND_WEIGHT_SQL})::float8 AS rank,
               pg_column_size(s.fts) AS size
             ${from} WHERE ${cond(`s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`)}
-            ORDER BY s.id DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank * ${lengthNorm('m.size')} DESC, m.id DESC LIMIT ${n})`);
+            ORDER BY ${key} DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank * ${lengthNorm('m.size')} DESC, m.id DESC LIMIT ${n})`);
+      };
       if (words.length > 1) both(1, words, PROBE_LIMIT);
       const paired = words.filter((x) => x.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);

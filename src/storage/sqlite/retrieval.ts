@@ -7,7 +7,9 @@
  *     most RANK_BUDGET of their matches (the most recent when there are more) are put in FTS5's
  *     impact order (its bm25 over the kind columns and the neighbour column) to keep the best;
  *   - steps holding every word (all but the commonest, the two rarest) come from AND probes,
- *     most recent first; when nothing matched, the most recent steps holding any word.
+ *     most recent first, the best of them by bm25 — or, for words with many matches, by the
+ *     steps' own worth (step-impact.ts), since bm25 first counts every match of each word;
+ *     when nothing matched, the most recent steps holding any word.
  * Common words are credited by search/ from the candidates' own text.
  */
 import type BetterSqlite3 from 'better-sqlite3';
@@ -22,6 +24,7 @@ import {
 } from '../../ports/transcript-store.js';
 import { exactIdentExpr, excludedExpr, termExpr } from './fts-query.js';
 import type { Db } from './open.js';
+import { kindAndSize, stepImpact } from './step-impact.js';
 import { createTermStats } from './term-stats.js';
 
 // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a rowid constraint with a
@@ -41,6 +44,13 @@ const PAIR_TERMS = 4;
 const PAIR_MAX_SHARE = 0.2;
 /** Document frequencies are counted up to this; a term at the cap is "common". */
 const DF_CAP = 3000;
+/**
+ * An AND probe whose words match more steps than this in all is ordered by the steps' own worth
+ * (step-impact.ts), not bm25(): bm25 first counts every match of each word (~15 ns each), which
+ * beyond this costs more than ranking the probe's rows. Below it (every probe at 100k steps but
+ * for the every-word probe of several common words) the order is FTS5's bm25.
+ */
+const BM25_POSTINGS = 60_000;
 
 type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number };
@@ -139,10 +149,16 @@ export function createRetriever(db: Db): Retriever {
     if (!avg || total > avg.total * 1.25 + 100) avg = { chars: sampleChars.get()?.n ?? 0, total };
     return avg.chars || 1;
   };
-  /** Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. */
+  /**
+   * Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. A word
+   * already known to be common is not counted again (counting it costs DF_CAP iterations).
+   */
   function matches(expr: string, word: string | null, total: number): number {
+    const stem = word ? porterStem(word) : null;
+    const kept = stem ? stats.known(stem, total) : undefined;
+    if (kept !== undefined && kept >= DF_CAP) return kept;
     const n = countMatches.get(expr)?.n ?? 0;
-    return n >= DF_CAP && word ? Math.max(n, stats.df(porterStem(word), total)) : n;
+    return n >= DF_CAP && stem ? Math.max(n, stats.df(stem, total)) : n;
   }
 
   /**
@@ -176,7 +192,11 @@ export function createRetriever(db: Db): Retriever {
     return picked;
   }
 
-  function scope(filters: SearchFilters): { join: string; params: unknown[] } | null {
+  /**
+   * The FROM and WHERE of a probe under the filters (`f`: the FTS table; `d`: its docsize row,
+   * with `sizes`), or null when the filters match nothing.
+   */
+  function scope(filters: SearchFilters, sizes = false): { join: string; params: unknown[] } | null {
     const { where, params } = filterSql(filters);
     if (filters.thread) {
       // A thread's steps sit in one rowid range; FTS5 seeks straight to it.
@@ -185,16 +205,36 @@ export function createRetriever(db: Db): Retriever {
       where.push('f.rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)');
       params.push(r.lo, r.hi);
     }
+    const docsize = sizes ? ' JOIN steps_fts_docsize d ON d.id = f.rowid' : '';
     const join = where.length
-      ? `FROM steps_fts f JOIN steps s ON s.id = f.rowid JOIN threads t ON t.tid = s.tid WHERE steps_fts MATCH ? AND ${where.join(' AND ')}`
-      : 'FROM steps_fts f WHERE steps_fts MATCH ?';
+      ? `FROM steps_fts f${docsize} JOIN steps s ON s.id = f.rowid JOIN threads t ON t.tid = s.tid WHERE steps_fts MATCH ? AND ${where.join(' AND ')}`
+      : `FROM steps_fts f${docsize} WHERE steps_fts MATCH ?`;
     return { join, params };
   }
+
+  /** Mean tokens of a step's text, sampled from the recent steps (refreshed as avgChars is). */
+  const sampleSizes = db.prepare<[], { sz: Uint8Array }>(
+    `SELECT sz FROM steps_fts_docsize ORDER BY id DESC LIMIT ${LENGTH_SAMPLE}`,
+  );
+  let tokens: { size: number; total: number } | undefined;
+  const avgTokens = (total: number): number => {
+    if (!tokens || total > tokens.total * 1.25 + 100) {
+      const rows = sampleSizes.all();
+      const sum = rows.reduce((n, r) => n + kindAndSize(r.sz).size, 0);
+      tokens = { size: rows.length ? sum / rows.length : 1, total };
+    }
+    return tokens.size || 1;
+  };
 
   /**
    * The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent).
    * `most` bounds its matches from the counts already taken (an OR has at most the sum of its
-   * terms' counts, an AND at most the smallest): within the budget, no pivot is looked for.
+   * terms' counts, an AND at most the smallest). One statement: FTS5 reads the matches in rowid
+   * order, computing bm25 only for those read, and SQLite keeps the best (ties to the older step,
+   * as FTS5's own rank order breaks them). When every match fits in `limit`, none is ranked: all
+   * are taken. Matches are read newest first only when there may be more than the budget: FTS5
+   * walks a doclist backwards by first reading it whole (a common word's, in every segment), so
+   * a descending read costs ~1.7x an ascending one.
    */
   function ranked(
     expr: string,
@@ -202,19 +242,30 @@ export function createRetriever(db: Db): Retriever {
     limit: number,
     budget: number,
     most: number,
+    /** An AND probe's summed term counts: all its matches hold every term. */
+    holdsAll?: { postings: number; total: number },
   ): number[] {
-    const sc = scope(filters);
+    const sized = !!holdsAll && holdsAll.postings > BM25_POSTINGS;
+    const sc = scope(filters, sized);
     if (!sc) return [];
     const { join, params } = sc;
-    const pivot =
-      most > budget &&
-      (prepared(`SELECT f.rowid AS id ${join} ORDER BY f.rowid DESC LIMIT 1 OFFSET ${budget}`).get(
-        expr,
-        ...params,
-      ) as { id: number } | undefined);
-    const bound = pivot ? ' AND f.rowid >= CAST(? AS INTEGER)' : '';
-    const args = pivot ? [expr, ...params, pivot.id, limit] : [expr, ...params, limit];
-    return ids(`SELECT f.rowid AS id ${join}${bound} ORDER BY f.rank LIMIT ?`, args);
+    if (most <= limit) return ids(`SELECT f.rowid AS id ${join} LIMIT ?`, [expr, ...params, limit]);
+    const order = most > budget ? ' ORDER BY f.rowid DESC' : '';
+    if (sized) {
+      const avg = avgTokens(holdsAll.total);
+      const rows = prepared(`SELECT f.rowid AS id, d.sz ${join}${order} LIMIT ?`)
+        .raw()
+        .all(expr, ...params, budget + 1) as [number, Uint8Array][];
+      return rows
+        .map(([id, sz]) => ({ id, w: stepImpact(sz, avg) }))
+        .sort((a, b) => b.w - a.w || a.id - b.id)
+        .slice(0, limit)
+        .map((r) => r.id);
+    }
+    return ids(
+      `SELECT id FROM (SELECT f.rowid AS id, f.rank AS r ${join}${order} LIMIT ?) ORDER BY r, id LIMIT ?`,
+      [expr, ...params, budget + 1, limit],
+    );
   }
 
   /**
@@ -270,7 +321,9 @@ export function createRetriever(db: Db): Retriever {
       //    question usually shares several of its words, and two mid-frequency words together
       //    are rare even when neither is (what BM25 over every word would find, bounded).
       const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
-      if (byDf.length > 1) add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET, byDf[0]!.df));
+      const postings = (ps: Probe[]) => ({ postings: ps.reduce((n, p) => n + p.df, 0), total });
+      if (byDf.length > 1)
+        add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET, byDf[0]!.df, postings(byDf)));
       const paired = byDf.filter((p) => p.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);
       for (let i = 0; i < paired.length; i++)
@@ -278,7 +331,8 @@ export function createRetriever(db: Db): Retriever {
           if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ranked in step 1
           if (byDf.length === 2) continue; // the every-word probe
           const most = Math.min(paired[i]!.df, paired[j]!.df);
-          add(ranked(both([paired[i]!, paired[j]!]), filters, PAIR_LIMIT, PAIR_BUDGET, most));
+          const pair = [paired[i]!, paired[j]!];
+          add(ranked(both(pair), filters, PAIR_LIMIT, PAIR_BUDGET, most, postings(pair)));
         }
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)

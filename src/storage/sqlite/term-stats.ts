@@ -9,6 +9,8 @@ import type { Db } from './open.js';
 export interface TermStats {
   /** Steps containing the (Porter-stemmed) term, given the current step count. */
   df(stem: string, total: number): number;
+  /** The term's figure when one is already kept and fresh (nothing is counted), else undefined. */
+  known(stem: string, total: number): number | undefined;
 }
 
 export function createTermStats(db: Db): TermStats {
@@ -20,15 +22,20 @@ export function createTermStats(db: Db): TermStats {
   const write = db.prepare('INSERT OR REPLACE INTO term_df (term, df, total) VALUES (?, ?, ?)');
   const fresh = (e: { total: number } | undefined, total: number) => !!e && total <= e.total * 1.25 + 100;
 
+  const known = (stem: string, total: number): number | undefined => {
+    const cached = memory.get(stem);
+    if (fresh(cached, total)) return cached!.df;
+    const stored = read.get(stem);
+    if (!fresh(stored, total)) return undefined;
+    memory.set(stem, stored!);
+    return stored!.df;
+  };
+
   return {
+    known,
     df(stem, total) {
-      const cached = memory.get(stem);
-      if (fresh(cached, total)) return cached!.df;
-      const stored = read.get(stem);
-      if (fresh(stored, total)) {
-        memory.set(stem, stored!);
-        return stored!.df;
-      }
+      const kept = known(stem, total);
+      if (kept !== undefined) return kept;
       const entry = { df: vocab.get(stem)?.doc ?? 0, total };
       memory.set(stem, entry);
       try {
