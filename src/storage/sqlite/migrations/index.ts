@@ -24,5 +24,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 10, name: 'source-gone', sql: m010 },
   { version: 11, name: 'fts-hashsize', sql: m011 },
   // Why a rule exists or where it came from (docs/ARCHITECTURE.md, the worked example).
-  { version: 13, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
+  { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
 ];
