@@ -91,7 +91,7 @@ try {
   let engine = createEngine(config);
   engine.transcripts.index();
   for (let i = 0; i < 20; i++)
-    engine.rules.add({
+    await engine.rules.add({
       body: `Rule ${i}: ${words(rnd.range(5, 30))}.`,
       scope: i % 3 === 0 ? `project:${PROJECTS[i % 20]}` : i % 3 === 1 ? 'agent:claude-code' : 'global',
       priority: rnd.int(5),
@@ -131,7 +131,7 @@ try {
   engine = createEngine(config);
   const input = { agent: 'claude-code', project: PROJECTS[0] };
   let t = performance.now();
-  const first = engine.contextBundle.build(input);
+  const first = await engine.contextBundle.build(input);
   const coldMs = performance.now() - t;
   const regen: number[] = [];
   for (let i = 0; i < 10; i++) {
@@ -139,12 +139,12 @@ try {
     engine.workingMemory.refresh();
     regen.push(performance.now() - t);
   }
-  const run = (budget: number) => {
-    for (let i = 0; i < 10; i++) engine.contextBundle.build({ ...input, budget });
+  const run = async (budget: number) => {
+    for (let i = 0; i < 10; i++) await engine.contextBundle.build({ ...input, budget });
     const times: number[] = [];
     for (let i = 0; i < nBuilds; i++) {
       const s = performance.now();
-      engine.contextBundle.build({ ...input, project: PROJECTS[i % PROJECTS.length], budget });
+      await engine.contextBundle.build({ ...input, project: PROJECTS[i % PROJECTS.length], budget });
       times.push(performance.now() - s);
     }
     return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
@@ -154,8 +154,8 @@ try {
     threads: engine.stats().threads,
     coldMs: round(coldMs),
     wmRegenerateP50: round(percentile(regen, 50)),
-    budget1500: run(1500),
-    budget8000: run(8000),
+    budget1500: await run(1500),
+    budget8000: await run(8000),
     items: first.items.length,
     omitted: first.omitted.length,
     tokens: first.tokens,

@@ -4,10 +4,13 @@
 // Packages stay in node_modules, except commander, which every command loads (bundled, it skips
 // Node's CommonJS-from-ESM export scan). Runs after tsc in `npm run build` (so at pack time too).
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
+const nodeRequire = createRequire(import.meta.url);
+const LAZY_BUILTINS = /^node:(child_process|zlib|vm)$/;
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -23,17 +26,26 @@ await build({
   target: 'node20',
   plugins: [
     {
-      // commander requires node:child_process at load for executable subcommands, which Tapedeck
-      // does not use; the module costs several milliseconds of every command's start.
-      name: 'lazy-child-process-for-commander',
+      // Built-ins that only some commands use, loaded on first use instead of at start: a search
+      // imports the whole engine, whose skills, fs and archive services name them, and
+      // node:child_process alone (which pulls in net, dgram and streams) costs ~6 ms of every
+      // start. commander requires it too, for executable subcommands Tapedeck does not use. Each
+      // becomes a module whose exports are getters that load the real one when first read.
+      name: 'lazy-builtins',
       setup(b) {
-        b.onResolve({ filter: /^node:child_process$/ }, (a) =>
-          a.importer.includes('/commander/') ? { path: a.path, namespace: 'lazy-builtin' } : undefined,
+        // The stand-in's own require is of the real module (left to Node).
+        b.onResolve({ filter: LAZY_BUILTINS }, (a) =>
+          a.namespace === 'lazy-builtin' ? { path: a.path, external: true } : { path: a.path, namespace: 'lazy-builtin' },
         );
-        b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({
-          contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, k) => (m ??= require(${JSON.stringify(a.path)}))[k] });`,
-          loader: 'js',
-        }));
+        b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => {
+          const id = JSON.stringify(a.path);
+          const names = Object.keys(nodeRequire(a.path)).filter((k) => k !== 'default');
+          const getters = names.map((k) => `  ${JSON.stringify(k)}: { get: () => load()[${JSON.stringify(k)}], enumerable: true },`);
+          return {
+            contents: `let m;\nconst load = () => (m ??= require(${id}));\nmodule.exports = Object.defineProperties({}, {\n${getters.join('\n')}\n});`,
+            loader: 'js',
+          };
+        });
       },
     },
     {

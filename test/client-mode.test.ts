@@ -173,14 +173,20 @@ for (const b of BACKENDS) {
 test('a server that is not there gets a clear error and a failing exit code', () => {
   const root = mkdtempSync(join(tmpdir(), 'tapedeck-client-'));
   try {
-    const r = tapedeck(['memory', 'search', 'anything'], {
-      HOME: root,
-      TAPEDECK_HOME: join(root, 'h'),
-      PATH: process.env.PATH ?? '',
-      TAPEDECK_API_URL: 'http://127.0.0.1:9',
-    });
-    assert.notEqual(r.status, 0);
-    assert.match(r.stderr, /server http:\/\/127\.0\.0\.1:9 is not answering/);
+    // The blocking client (memories) and the async one (rules) say the same.
+    for (const args of [
+      ['memory', 'search', 'anything'],
+      ['rules', 'list'],
+    ]) {
+      const r = tapedeck(args, {
+        HOME: root,
+        TAPEDECK_HOME: join(root, 'h'),
+        PATH: process.env.PATH ?? '',
+        TAPEDECK_API_URL: 'http://127.0.0.1:9',
+      });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr, /server http:\/\/127\.0\.0\.1:9 is not answering/);
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -22,7 +22,7 @@ const sentence = (r: () => number, n: number) =>
   Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
 
 /** Rules of every size (some longer than small budgets), memories in three places, skills. */
-function fill(engine: Engine): void {
+async function fill(engine: Engine): Promise<void> {
   const r = rng(42);
   for (let i = 0; i < 12; i++) {
     const scope =
@@ -33,7 +33,7 @@ function fill(engine: Engine): void {
           : i % 4 === 2
             ? 'global'
             : 'space:work';
-    engine.rules.add({
+    await engine.rules.add({
       body: `Rule ${i}: ${sentence(r, 5 + Math.floor(r() ** 2 * 600))}.`,
       scope,
       priority: Math.floor(r() * 5),
@@ -56,12 +56,12 @@ function fill(engine: Engine): void {
     });
 }
 
-test('property: never over budget, rules whole and in order, every candidate either kept or listed as left out', (t) => {
+test('property: never over budget, rules whole and in order, every candidate either kept or listed as left out', async (t) => {
   const w = wmWorld();
   t.after(w.close);
   seedSessions(w.h, w.engine);
-  fill(w.engine);
-  const order = w.engine.rules.resolve({ agent: 'claude-code', project: SHOP }).rules;
+  await fill(w.engine);
+  const order = (await w.engine.rules.resolve({ agent: 'claude-code', project: SHOP })).rules;
   assert.ok(order.length >= 8);
   const r = rng(7);
   const budgets = [
@@ -75,7 +75,7 @@ test('property: never over budget, rules whole and in order, every candidate eit
     ...Array.from({ length: 40 }, () => 100 + Math.floor(r() * 4000)),
   ];
   for (const budget of budgets) {
-    const b = w.engine.contextBundle.build({ agent: 'claude-code', project: SHOP, budget });
+    const b = await w.engine.contextBundle.build({ agent: 'claude-code', project: SHOP, budget });
     assert.equal(b.budget, budget);
     assert.ok(b.tokens <= budget, `budget ${budget}: ${b.tokens} tokens`);
     assert.equal(b.tokens, estimateTokens(b.markdown));
@@ -121,7 +121,7 @@ test('property: never over budget, rules whole and in order, every candidate eit
     else assert.doesNotMatch(b.markdown, /Left out/);
   }
   // A big budget takes everything in; a small one still has the rules that fit first.
-  const all = w.engine.contextBundle.build({ agent: 'claude-code', project: SHOP, budget: 100_000 });
+  const all = await w.engine.contextBundle.build({ agent: 'claude-code', project: SHOP, budget: 100_000 });
   assert.equal(all.omitted.length, 0);
   assert.deepEqual(
     all.items.filter((x) => x.kind === 'rule').map((x) => x.id),
@@ -134,26 +134,26 @@ test('property: never over budget, rules whole and in order, every candidate eit
   );
 });
 
-test('an exact token counter can be plugged in, and the guarantee holds for it', (t) => {
+test('an exact token counter can be plugged in, and the guarantee holds for it', async (t) => {
   const w = wmWorld();
   t.after(w.close);
   seedSessions(w.h, w.engine);
-  fill(w.engine);
+  await fill(w.engine);
   const words = (s: string) => s.split(/\s+/).filter(Boolean).length * 2;
   for (const budget of [100, 250, 700, 1500, 3000]) {
-    const b = w.engine.contextBundle.build({ project: SHOP, budget, countTokens: words });
+    const b = await w.engine.contextBundle.build({ project: SHOP, budget, countTokens: words });
     assert.ok(b.tokens <= budget, `${b.tokens} > ${budget}`);
     assert.equal(b.tokens, words(b.markdown));
   }
 });
 
-test('same inputs, same bundle; each item says why it is there', (t) => {
+test('same inputs, same bundle; each item says why it is there', async (t) => {
   const w = wmWorld();
   t.after(w.close);
   seedSessions(w.h, w.engine);
-  w.engine.rules.add({ body: 'Use pnpm, never npm.', priority: 2 });
-  w.engine.rules.add({ body: 'Run the shop tests before committing.', scope: `project:${SHOP}` });
-  w.engine.rules.add({ body: 'Codex only.', scope: 'agent:codex' });
+  await w.engine.rules.add({ body: 'Use pnpm, never npm.', priority: 2 });
+  await w.engine.rules.add({ body: 'Run the shop tests before committing.', scope: `project:${SHOP}` });
+  await w.engine.rules.add({ body: 'Codex only.', scope: 'agent:codex' });
   const near = w.engine.memories.add({
     content: 'The shop staging DB is db-stage-2',
     project: SHOP,
@@ -173,8 +173,8 @@ test('same inputs, same bundle; each item says why it is there', (t) => {
   });
 
   const input = { agent: 'claude-code', project: SHOP };
-  const a = w.engine.contextBundle.build(input);
-  const b = w.engine.contextBundle.build(input);
+  const a = await w.engine.contextBundle.build(input);
+  const b = await w.engine.contextBundle.build(input);
   assert.equal(a.markdown, b.markdown);
   assert.deepEqual(a.items, b.items);
 
@@ -213,7 +213,7 @@ test('same inputs, same bundle; each item says why it is there', (t) => {
   assert.match(a.markdown, /^# Session context · claude-code · \/home\/dev\/acme-shop · space default\n/);
 });
 
-test('relevance: a subdirectory counts as the project; importance orders memories of the same standing', (t) => {
+test('relevance: a subdirectory counts as the project; importance orders memories of the same standing', async (t) => {
   const w = wmWorld();
   t.after(w.close);
   for (let i = 0; i < 80; i++)
@@ -228,7 +228,7 @@ test('relevance: a subdirectory counts as the project; importance orders memorie
     project: `${SHOP}-old`,
     importance: 1,
   });
-  const b = w.engine.contextBundle.build({ project: SHOP, budget: 400 });
+  const b = await w.engine.contextBundle.build({ project: SHOP, budget: 400 });
   const mems = b.items.filter((i) => i.kind === 'memory');
   assert.equal(mems[0].id, key.id);
   assert.match(mems[0].reason, /^this project, importance 1,/);
@@ -243,16 +243,16 @@ test('relevance: a subdirectory counts as the project; importance orders memorie
   );
 });
 
-test("spaces: a bundle sees only its space's rules, memories, skills and briefing", (t) => {
+test("spaces: a bundle sees only its space's rules, memories, skills and briefing", async (t) => {
   const w = wmWorld();
   t.after(w.close);
-  w.engine.rules.add({ body: 'Work rule.', scope: 'space:work' });
-  w.engine.rules.add({ body: 'Everyone rule.' });
+  await w.engine.rules.add({ body: 'Work rule.', scope: 'space:work' });
+  await w.engine.rules.add({ body: 'Everyone rule.' });
   w.engine.memories.add({ content: 'Work memory about invoices', space: 'work' });
   w.engine.memories.add({ content: 'Default memory about the cat', space: 'default' });
   w.engine.skills.add({ name: 'work-skill', description: 'Use at work', body: 'x', space: 'work' });
-  const work = w.engine.contextBundle.build({ space: 'work' });
-  const def = w.engine.contextBundle.build({});
+  const work = await w.engine.contextBundle.build({ space: 'work' });
+  const def = await w.engine.contextBundle.build({});
   assert.equal(work.space, 'work');
   assert.match(work.markdown, /Work rule\.[\s\S]*Everyone rule\.|Everyone rule\.[\s\S]*Work rule\./);
   assert.match(work.markdown, /Work memory about invoices/);
@@ -262,24 +262,27 @@ test("spaces: a bundle sees only its space's rules, memories, skills and briefin
   assert.doesNotMatch(def.markdown, /Work rule|invoices|work-skill/);
 });
 
-test('bad budgets, agents and projects are INVALID_INPUT', (t) => {
+test('bad budgets, agents and projects are INVALID_INPUT', async (t) => {
   const w = wmWorld();
   t.after(w.close);
   const bad = (input: Record<string, unknown>, re: RegExp) =>
-    assert.throws(
+    assert.rejects(
       () => w.engine.contextBundle.build(input),
       (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && re.test(e.message),
     );
   for (const budget of [99, 100_001, 0, -5, 1.5, 'lots', '1e3x'])
-    bad({ budget }, /budget must be a whole number of tokens from 100 to 100,000/);
-  bad({ agent: 'gpt-5' }, /Unknown agent "gpt-5"; known: antigravity, claude-code, codex, gemini-cli/);
-  bad({ project: 'relative/dir' }, /absolute directory/);
-  bad({ space: 'Bad Space' }, /Invalid space/);
-  assert.equal(w.engine.contextBundle.build({ budget: '2,000' }).budget, 2000);
-  assert.equal(w.engine.contextBundle.build({}).budget, 1500);
+    await await bad({ budget }, /budget must be a whole number of tokens from 100 to 100,000/);
+  await await bad(
+    { agent: 'gpt-5' },
+    /Unknown agent "gpt-5"; known: antigravity, claude-code, codex, gemini-cli/,
+  );
+  await await bad({ project: 'relative/dir' }, /absolute directory/);
+  await await bad({ space: 'Bad Space' }, /Invalid space/);
+  assert.equal((await w.engine.contextBundle.build({ budget: '2,000' })).budget, 2000);
+  assert.equal((await w.engine.contextBundle.build({})).budget, 1500);
 });
 
-test("a project's bundle: no other project's sessions, no decision a memory superseded, no finished task as open", (t) => {
+test("a project's bundle: no other project's sessions, no decision a memory superseded, no finished task as open", async (t) => {
   const w = wmWorld();
   t.after(w.close);
   seedSessions(w.h, w.engine);
@@ -299,7 +302,7 @@ test("a project's bundle: no other project's sessions, no decision a memory supe
   });
   const decimal = w.engine.memories.supersede(cents.id, { content: 'Money is stored as Decimal(12,2)' });
 
-  const b = w.engine.contextBundle.build({ project: SHOP, budget: 3000 });
+  const b = await w.engine.contextBundle.build({ project: SHOP, budget: 3000 });
   assert.doesNotMatch(b.markdown, /blog|Rust lifetimes|borrow checker/i, 'nothing of the other project');
   assert.match(b.markdown, /Add the refund endpoint · claude-code/, "this project's sessions stay");
   assert.doesNotMatch(b.markdown, /integer cents/, 'the superseded decision is gone');
@@ -308,5 +311,5 @@ test("a project's bundle: no other project's sessions, no decision a memory supe
   assert.match(b.markdown, /Unfinished request: Add a test for the VAT edge case/);
 
   // Without a project the briefing still covers the whole space.
-  assert.match(w.engine.contextBundle.build({ budget: 3000 }).markdown, /Rust lifetimes/);
+  assert.match((await w.engine.contextBundle.build({ budget: 3000 })).markdown, /Rust lifetimes/);
 });

@@ -26,7 +26,7 @@ const ok = async (name: string, args: Record<string, unknown>) => {
 before(async () => {
   h = tempHome();
   engine = h.engine();
-  fx = populate(engine);
+  fx = await populate(engine);
   const server = buildMcpServer({ engine, refreshMs: 0 });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

@@ -44,8 +44,8 @@ before(async () => {
     space: 'beta',
   }).id;
   e.wiki.write('notes/zebracorn.md', `# Zebracorn\n\n${BETA_WORD} notes`, { space: 'beta' });
-  e.rules.add({ body: `Always mention ${BETA_WORD}`, scope: 'space:beta' });
-  e.rules.add({ body: 'Everyone runs the linter', scope: 'global' });
+  await e.rules.add({ body: `Always mention ${BETA_WORD}`, scope: 'space:beta' });
+  await e.rules.add({ body: 'Everyone runs the linter', scope: 'global' });
   alphaKey = e.keys.create({ name: 'alpha', scope: 'write', spaces: ['alpha'] }).key;
   betaReader = e.keys.create({ name: 'beta', scope: 'read', spaces: ['beta'] }).key;
 });

@@ -90,7 +90,7 @@ test('remember: add, find it with recall, read it, supersede it; forget needs co
 
 test('remember rule, then context: the rules, the briefing, and the bundle within its budget', async () => {
   await ok('remember', { action: 'rule', content: 'Use pnpm, never npm.', scope: 'project:.' });
-  const [rule] = engine.rules.list({}).rules;
+  const [rule] = (await engine.rules.list({})).rules;
   assert.equal(rule.scope, `project:${process.cwd()}`);
   const rules = await ok('context', { part: 'rules', project: '.' });
   assert.match(rules.content[0].text, /Use pnpm, never npm\./);

@@ -138,7 +138,7 @@ test('forget needs confirm: true; restore undoes it; bad input and unknown ids a
 });
 
 test('rules: add, resolve in order, update, remove with confirm', async () => {
-  const g = engine.rules.add({ body: 'Prefer small pull requests' });
+  const g = await engine.rules.add({ body: 'Prefer small pull requests' });
   await call('rules_add', {
     body: 'Codex runs `make check` before committing',
     scope: 'agent:codex',

@@ -17,7 +17,7 @@ import { claudeLine, claudePath, tempHome } from './support/home.js';
 import { populate } from './support/knowledge-fixture.js';
 
 /** A source home: three indexed Claude sessions plus the knowledge fixture. */
-function sourceHome() {
+async function sourceHome() {
   const h = tempHome();
   for (let i = 0; i < 3; i++) {
     const id = `9b9b9b9b-0000-4000-8000-00000000000${i}`;
@@ -35,7 +35,7 @@ function sourceHome() {
   }
   const e = h.engine();
   e.transcripts.index();
-  populate(e);
+  await populate(e);
   e.close();
   return h;
 }
@@ -68,10 +68,10 @@ function target(kind: 'sqlite' | 'postgres'): { to: string; cleanup(): void } {
 for (const b of BACKENDS) {
   test(`migrate copies transcripts and knowledge into ${b.name}; a second run changes nothing`, {
     skip: b.skip,
-  }, () => {
-    const h = sourceHome();
+  }, async () => {
+    const h = await sourceHome();
     const t = target(b.name);
-    after(() => {
+    after(async () => {
       h.cleanup();
       t.cleanup();
     });
@@ -126,10 +126,12 @@ for (const b of BACKENDS) {
     );
   });
 
-  test(`a migration into ${b.name} that stops half way resumes where it stopped`, { skip: b.skip }, () => {
-    const h = sourceHome();
+  test(`a migration into ${b.name} that stops half way resumes where it stopped`, {
+    skip: b.skip,
+  }, async () => {
+    const h = await sourceHome();
     const t = target(b.name);
-    after(() => {
+    after(async () => {
       h.cleanup();
       t.cleanup();
     });
@@ -158,13 +160,13 @@ for (const b of BACKENDS) {
     };
     // The progress callback fires after the transcripts are copied: stop there, before the knowledge.
     const one = open();
-    assert.throws(() => one.run(0), /interrupted/);
+    await assert.rejects(() => one.run(0), /interrupted/);
     assert.equal(one.dest.store.stats().threads, 3, 'the threads copied before the stop are kept');
     assert.equal(one.dest.memories.list({ allSpaces: true }).memories.length, 0, 'no knowledge yet');
     one.close();
     const two = open();
     try {
-      const r = two.run();
+      const r = await two.run();
       assert.equal(r.copied, 0, 'threads already copied are not copied again');
       assert.equal(r.skipped, 3);
       assert.ok(

@@ -10,7 +10,7 @@ import { type Fixture, populate } from './support/knowledge-fixture.js';
 function home(): TempHome & { e: Engine } {
   const h = tempHome();
   const e = h.engine();
-  after(() => {
+  after(async () => {
     e.close();
     h.cleanup();
   });
@@ -33,9 +33,9 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-function failure(fn: () => unknown): { code: string; message: string } {
+async function failure(fn: () => unknown): Promise<{ code: string; message: string }> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     return { code: (err as { code: string }).code, message: (err as Error).message };
   }
@@ -50,18 +50,18 @@ const lines = (dir: string, file: string) =>
 const writeLines = (dir: string, file: string, records: unknown[]) =>
   writeFileSync(join(dir, file), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
 
-function exported(): { a: TempHome & { e: Engine }; fx: Fixture; dir: string } {
+async function exported(): Promise<{ a: TempHome & { e: Engine }; fx: Fixture; dir: string }> {
   const a = home();
-  const fx = populate(a.e);
+  const fx = await populate(a.e);
   const dir = join(a.home, 'export');
-  a.e.portability.export(dir, { allSpaces: true });
+  await a.e.portability.export(dir, { allSpaces: true });
   return { a, fx, dir };
 }
 
-test('round trip: export, import into an empty home, export again: the same bytes', () => {
-  const { a, dir } = exported();
+test('round trip: export, import into an empty home, export again: the same bytes', async () => {
+  const { a, dir } = await exported();
   const b = home();
-  const first = b.e.portability.import(dir);
+  const first = await b.e.portability.import(dir);
   assert.deepEqual(first.conflicts, []);
   assert.deepEqual(first.created, {
     memories: 5,
@@ -75,7 +75,7 @@ test('round trip: export, import into an empty home, export again: the same byte
     working_memory_edits: 1,
   });
   const again = join(b.home, 'again');
-  b.e.portability.export(again, { allSpaces: true });
+  await b.e.portability.export(again, { allSpaces: true });
   const x = snapshot(dir);
   const y = snapshot(again);
   assert.deepEqual([...y.keys()], [...x.keys()]);
@@ -86,15 +86,15 @@ test('round trip: export, import into an empty home, export again: the same byte
   assert.ok(x.has('threads/chat-42.jsonl'));
   // And the original store exports the same again (nothing there changed).
   const twice = join(a.home, 'twice');
-  a.e.portability.export(twice, { allSpaces: true });
+  await a.e.portability.export(twice, { allSpaces: true });
   assert.deepEqual(snapshot(twice), x);
 });
 
-test('importing twice changes nothing', () => {
-  const { dir } = exported();
+test('importing twice changes nothing', async () => {
+  const { dir } = await exported();
   const b = home();
-  b.e.portability.import(dir);
-  const second = b.e.portability.import(dir);
+  await b.e.portability.import(dir);
+  const second = await b.e.portability.import(dir);
   assert.ok(
     Object.values(second.created).every((n) => n === 0),
     JSON.stringify(second.created),
@@ -105,10 +105,10 @@ test('importing twice changes nothing', () => {
   assert.deepEqual(second.conflicts, []);
 });
 
-test('what was restored works: as-of, tombstones, badges, wiki history, idempotent thread appends', () => {
-  const { a, fx, dir } = exported();
+test('what was restored works: as-of, tombstones, badges, wiki history, idempotent thread appends', async () => {
+  const { a, fx, dir } = await exported();
   const b = home();
-  b.e.portability.import(dir);
+  await b.e.portability.import(dir);
   const e = b.e;
   assert.equal(e.memories.get(fx.memory).provenance?.link, 'tapedeck://thread/chat-42#0');
   assert.equal(e.memories.search('Postgres replication').hits[0]?.id, fx.memory);
@@ -162,11 +162,11 @@ test('what was restored works: as-of, tombstones, badges, wiki history, idempote
   assert.ok(wm.sections.find((s) => s.name === 'open-loops')?.edited);
 });
 
-test('export of one space: its records, and only its space-scoped rules', () => {
+test('export of one space: its records, and only its space-scoped rules', async () => {
   const a = home();
-  const fx = populate(a.e);
+  const fx = await populate(a.e);
   const dir = join(a.home, 'work-only');
-  const r = a.e.portability.export(dir, { space: 'work' });
+  const r = await a.e.portability.export(dir, { space: 'work' });
   assert.deepEqual(r.manifest.spaces, ['work']);
   assert.deepEqual(
     lines(dir, 'memories.jsonl').map((m) => m.id),
@@ -181,49 +181,49 @@ test('export of one space: its records, and only its space-scoped rules', () => 
   );
   assert.deepEqual(readdirSync(join(dir, 'threads')), ['work-chat.jsonl']);
   const def = join(a.home, 'default-only');
-  a.e.portability.export(def);
+  await a.e.portability.export(def);
   assert.ok(!lines(def, 'rules.jsonl').some((x) => x.scope === 'space:work'));
   assert.equal(
-    failure(() => a.e.portability.export(join(a.home, 'x'), { space: 'work', allSpaces: true })).code,
+    (await failure(() => a.e.portability.export(join(a.home, 'x'), { space: 'work', allSpaces: true }))).code,
     'INVALID_INPUT',
   );
 });
 
-test('--space moves a one-space folder into another space; a many-space folder refuses', () => {
+test('--space moves a one-space folder into another space; a many-space folder refuses', async () => {
   const a = home();
-  const fx = populate(a.e);
+  const fx = await populate(a.e);
   const dir = join(a.home, 'work-only');
-  a.e.portability.export(dir, { space: 'work' });
+  await a.e.portability.export(dir, { space: 'work' });
   const b = home();
-  const r = b.e.portability.import(dir, { space: 'lab' });
+  const r = await b.e.portability.import(dir, { space: 'lab' });
   assert.equal(r.created.memories, 1);
   assert.equal(b.e.memories.get(fx.workMemory).space, 'lab');
-  assert.ok(b.e.rules.list({ allSpaces: true }).rules.some((x) => x.scope === 'space:lab'));
+  assert.ok((await b.e.rules.list({ allSpaces: true })).rules.some((x) => x.scope === 'space:lab'));
   assert.deepEqual(
     b.e.skills.list({ space: 'lab' }).map((s) => s.name),
     ['work-skill'],
   );
   assert.equal(b.e.store.getThread('work-chat')?.space, 'lab');
   const all = join(a.home, 'all');
-  a.e.portability.export(all, { allSpaces: true });
+  await a.e.portability.export(all, { allSpaces: true });
   assert.match(
-    failure(() => home().e.portability.import(all, { space: 'lab' })).message,
+    (await failure(() => home().e.portability.import(all, { space: 'lab' }))).message,
     /several spaces \(default, work\)/,
   );
 });
 
-test('dry run validates and compares, writing nothing', () => {
-  const { dir } = exported();
+test('dry run validates and compares, writing nothing', async () => {
+  const { dir } = await exported();
   const b = home();
-  const r = b.e.portability.import(dir, { dryRun: true });
+  const r = await b.e.portability.import(dir, { dryRun: true });
   assert.equal(r.dry_run, true);
   assert.equal(r.created.memories, 5);
   assert.equal(b.e.memories.list({ allSpaces: true, status: 'all' }).memories.length, 0);
   assert.equal(b.e.savedThreads.list().length, 0);
 });
 
-test('bad records: every problem named by file and line, and nothing imported', () => {
-  const { dir } = exported();
+test('bad records: every problem named by file and line, and nothing imported', async () => {
+  const { dir } = await exported();
   const mem = lines(dir, 'memories.jsonl');
   mem[1].importance = 7;
   writeLines(dir, 'memories.jsonl', mem);
@@ -234,29 +234,29 @@ test('bad records: every problem named by file and line, and nothing imported', 
   const t = lines(dir, 'threads/chat-42.jsonl');
   writeLines(dir, 'threads/chat-42.jsonl', [t[1], t[0], ...t.slice(2)]);
   const b = home();
-  const f = failure(() => b.e.portability.import(dir));
+  const f = await failure(() => b.e.portability.import(dir));
   assert.equal(f.code, 'INVALID_INPUT');
   assert.match(f.message, /memories\.jsonl:2: "importance" must be from 0 to 1, got 7/);
   assert.match(f.message, /rules\.jsonl:4: not JSON/);
   assert.match(f.message, /skills\.jsonl:1: .*front matter/);
   assert.match(f.message, /threads\/chat-42\.jsonl:1: the first line must be the thread/);
   assert.equal(b.e.memories.list({ allSpaces: true, status: 'all' }).memories.length, 0);
-  assert.equal(b.e.rules.list({ allSpaces: true }).rules.length, 0);
+  assert.equal((await b.e.rules.list({ allSpaces: true })).rules.length, 0);
   assert.equal(b.e.savedThreads.list().length, 0);
 });
 
-test('a truncated file, a duplicate, a dangling supersede link, a newer format, no manifest', () => {
-  const { dir } = exported();
+test('a truncated file, a duplicate, a dangling supersede link, a newer format, no manifest', async () => {
+  const { dir } = await exported();
   const b = home();
   const mem = lines(dir, 'memories.jsonl');
   writeLines(dir, 'memories.jsonl', mem.slice(0, 3));
   assert.match(
-    failure(() => b.e.portability.import(dir)).message,
+    (await failure(() => b.e.portability.import(dir))).message,
     /manifest\.json: it counts 5 memories, the folder holds 3/,
   );
   writeLines(dir, 'memories.jsonl', [...mem.slice(0, 4), mem[0]]);
   assert.match(
-    failure(() => b.e.portability.import(dir)).message,
+    (await failure(() => b.e.portability.import(dir))).message,
     /memories\.jsonl:5: memory .* appears twice \(first at memories\.jsonl:1\)/,
   );
   const dangling = mem.filter((m) => m.status !== 'active' || m.superseded_by === null);
@@ -268,22 +268,22 @@ test('a truncated file, a duplicate, a dangling supersede link, a newer format, 
     JSON.stringify({ ...manifest, counts: { ...manifest.counts, memories: cut.length } }),
   );
   assert.match(
-    failure(() => b.e.portability.import(dir)).message,
+    (await failure(() => b.e.portability.import(dir))).message,
     /superseded_by .* is neither in the folder nor in this store/,
   );
   assert.equal(b.e.memories.list({ allSpaces: true, status: 'all' }).memories.length, 0);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, format_version: 99 }));
-  assert.equal(failure(() => b.e.portability.import(dir)).code, 'UNSUPPORTED');
+  assert.equal((await failure(() => b.e.portability.import(dir))).code, 'UNSUPPORTED');
   const empty = join(b.home, 'empty');
   mkdirSync(empty);
-  assert.match(failure(() => b.e.portability.import(empty)).message, /has no manifest\.json/);
-  assert.equal(failure(() => b.e.portability.import(join(b.home, 'missing'))).code, 'INVALID_INPUT');
+  assert.match((await failure(() => b.e.portability.import(empty))).message, /has no manifest\.json/);
+  assert.equal((await failure(() => b.e.portability.import(join(b.home, 'missing')))).code, 'INVALID_INPUT');
 });
 
-test('conflicts: a record that differs here is kept as it is and reported; the rest is imported', () => {
-  const { fx, dir } = exported();
+test('conflicts: a record that differs here is kept as it is and reported; the rest is imported', async () => {
+  const { fx, dir } = await exported();
   const b = home();
-  b.e.portability.import(dir);
+  await b.e.portability.import(dir);
   b.e.memories.update(fx.memory, { importance: 0.1 });
   b.e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nChanged here.\n');
   const mem = lines(dir, 'memories.jsonl');
@@ -296,7 +296,7 @@ test('conflicts: a record that differs here is kept as it is and reported; the r
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   manifest.counts.memories += 1;
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  const r = b.e.portability.import(dir);
+  const r = await b.e.portability.import(dir);
   assert.equal(r.created.memories, 1);
   assert.deepEqual(
     r.conflicts.map((c) => [c.kind, c.key, c.file]),
@@ -309,36 +309,36 @@ test('conflicts: a record that differs here is kept as it is and reported; the r
   assert.match(b.e.wiki.read('runbooks/deploy.md').content, /Changed here/);
 });
 
-test('export refuses a non-empty folder; secrets in a folder are redacted on import', () => {
+test('export refuses a non-empty folder; secrets in a folder are redacted on import', async () => {
   const a = home();
   a.e.memories.add({ content: 'Plain memory' });
   const dir = join(a.home, 'out');
   mkdirSync(dir);
   writeFileSync(join(dir, 'keep.txt'), 'mine');
-  assert.equal(failure(() => a.e.portability.export(dir)).code, 'CONFLICT');
+  assert.equal((await failure(() => a.e.portability.export(dir))).code, 'CONFLICT');
   assert.equal(readFileSync(join(dir, 'keep.txt'), 'utf8'), 'mine');
   const fresh = join(a.home, 'fresh');
   mkdirSync(fresh);
-  a.e.portability.export(fresh);
+  await a.e.portability.export(fresh);
   const mem = lines(fresh, 'memories.jsonl');
   mem[0].content = 'Deploy key AKIAZ7Q2M4N8P1R5T3V6 is for CI';
   writeLines(fresh, 'memories.jsonl', mem);
   const b = home();
-  const r = b.e.portability.import(fresh);
+  const r = await b.e.portability.import(fresh);
   assert.ok(r.redactions >= 1);
   const stored = b.e.memories.get(mem[0].id).content;
   assert.ok(!stored.includes('AKIAZ7Q2M4N8P1R5T3V6'), stored);
   assert.match(stored, /\[REDACTED:/);
 });
 
-test('indexed transcripts are not exported (they are re-read from the agents’ files)', () => {
+test('indexed transcripts are not exported (they are re-read from the agents’ files)', async () => {
   const a = home();
   a.write(claudePath('sess-1'), `${claudeLine('sess-1', 'user', 'Index me please')}\n`);
   a.e.transcripts.index();
   assert.equal(a.e.transcripts.threads().length, 1);
   a.e.savedThreads.import({ id: 'saved-1', messages: [{ role: 'user', content: 'Saved one' }] });
   const dir = join(a.home, 'out');
-  const r = a.e.portability.export(dir);
+  const r = await a.e.portability.export(dir);
   assert.equal(r.manifest.counts.threads, 1);
   assert.deepEqual(readdirSync(join(dir, 'threads')), ['saved-1.jsonl']);
 });

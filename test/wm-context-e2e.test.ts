@@ -140,7 +140,7 @@ before(async () => {
   mh = tempHome();
   engine = mh.engine();
   seedSessions(mh, engine);
-  engine.rules.add({ body: 'Use pnpm, never npm.' });
+  await engine.rules.add({ body: 'Use pnpm, never npm.' });
   engine.memories.add({ content: 'Adopt Vitest in the shop', type: 'decision', project: SHOP });
   const server = buildMcpServer({ engine, refreshMs: 0, tools: 'full' });
   const [a, b] = InMemoryTransport.createLinkedPair();

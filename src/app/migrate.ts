@@ -2,14 +2,14 @@
 import { resolve } from 'node:path';
 import { invalidInput } from '../core/errors.js';
 import { type MigrationProgress, type MigrationResult, migrateStore } from '../services/migration.js';
-import { type TapedeckConfig, isDatabaseUrl } from './config.js';
+import { isDatabaseUrl, type TapedeckConfig } from './config.js';
 import { createEngine } from './engine.js';
 
-export function migrateTo(
+export async function migrateTo(
   config: TapedeckConfig,
   to: string,
   onProgress?: (p: MigrationProgress) => void,
-): MigrationResult {
+): Promise<MigrationResult> {
   const target = to.trim();
   if (!target) throw invalidInput('Give the store to copy into: --to postgres://user@host/db (or a file)');
   const targetConfig: TapedeckConfig = isDatabaseUrl(target)
@@ -21,7 +21,7 @@ export function migrateTo(
   try {
     const dest = createEngine(targetConfig);
     try {
-      return migrateStore(
+      return await migrateStore(
         { transcripts: source.store, portability: source.portability },
         { transcripts: dest.store, portability: dest.portability },
         onProgress,

@@ -7,7 +7,9 @@
  * was stored redacted (a wiki path holding a token) still finds it.
  *
  * Services still redact what they report on (`redactions` counts); redaction is idempotent, so
- * the second pass here changes nothing they already masked.
+ * the second pass here changes nothing they already masked. The one exception is a value marked
+ * as redacted when it was built (core/redact-record.ts `markRedacted`: ingest's prepared steps,
+ * the indexing hot path), which passes as it is.
  */
 import { redactRecord } from '../core/redact-record.js';
 import type { Stores } from '../ports/stores.js';

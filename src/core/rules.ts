@@ -21,6 +21,8 @@ export interface Rule {
   scope: string;
   enabled: boolean;
   priority: number;
+  /** Why the rule exists or where it came from (a review, a handbook URL); null when not given. */
+  note: string | null;
   created_at: string;
   updated_at: string;
 }

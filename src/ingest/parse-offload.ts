@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { MessagePort } from 'node:worker_threads';
+import { markRedacted } from '../core/redact-record.js';
 import type { AgentId } from '../core/types.js';
 import type { Flush, ParseLimits } from './file-parse.js';
 import type { FromWorker, ParseWorkerData, ToWorker } from './parse-worker.js';
@@ -154,6 +155,9 @@ export class ParseOffload {
       this.on.error(m.id, m.message);
     } else {
       if (m.last) this.open.delete(m.id);
+      // The worker made these steps with prepareStep, which redacted them; the copy that crossed
+      // the thread boundary lost that mark, so it is set again here (core/redact-record.ts).
+      for (const o of m.flush.ops) if (o.type === 'step' && o.prepared) markRedacted(o.prepared);
       this.on.flush(m.id, m.flush, m.last);
     }
   }

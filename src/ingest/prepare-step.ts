@@ -7,6 +7,7 @@ import { flaggedLines } from '../core/error-lines.js';
 import { identTerms } from '../core/idents.js';
 import { stepHash } from '../core/neighbours.js';
 import { redact } from '../core/redact.js';
+import { markRedacted, redactRecord } from '../core/redact-record.js';
 import { capText } from '../core/text.js';
 import type { Step } from '../core/types.js';
 import type { PreparedStep } from '../ports/transcript-store.js';
@@ -43,8 +44,11 @@ export function prepareStep(step: Step, policy: IndexPolicy): PreparedStep | nul
   const clean = redact(total > scan ? step.text.slice(0, scan) : step.text).text;
   const text = isOutput ? reduceToolOutput(clean, limit, total) : capText(clean, limit, total);
   if (text.trim() === '') return null;
-  const target = step.target ? redact(step.target).text : undefined;
-  return withTerms({ ...step, text, target });
+  // Every other string too (target, tool, timestamp, source path, and any field added later): the
+  // result is marked redacted, so the store boundary takes it as it is instead of redacting again.
+  const { text: _raw, ...fields } = step;
+  const rest = redactRecord(fields);
+  return markRedacted(withTerms({ ...rest, text, target: rest.target || undefined }));
 }
 
 /**

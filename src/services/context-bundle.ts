@@ -85,7 +85,7 @@ export interface ContextBundle {
 }
 
 export interface ContextBundleService {
-  build(input?: BundleInput): ContextBundle;
+  build(input?: BundleInput): Promise<ContextBundle>;
 }
 
 export interface ContextBundleDeps {
@@ -152,7 +152,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
   }
 
   return {
-    build(input = {}) {
+    async build(input = {}) {
       const budget = cleanBudget(input.budget);
       const agent = input.agent?.trim() || undefined;
       if (agent && !isAgentId(agent))
@@ -167,7 +167,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
       const count = input.countTokens ?? deps.countTokens ?? estimateTokens;
 
       const candidates: Candidate[] = [];
-      for (const r of rules.resolve({ agent, project: project ?? undefined, space }).rules) {
+      for (const r of (await rules.resolve({ agent, project: project ?? undefined, space })).rules) {
         const derived = r.body.startsWith(r.title.replace(/…$/, ''));
         candidates.push({
           tier: 0,

@@ -37,11 +37,11 @@ const PAGE = 500;
 /** More steps than any thread has; getSteps still pages by `limit`. */
 const ALL_STEPS = Number.MAX_SAFE_INTEGER;
 
-export function migrateStore(
+export async function migrateStore(
   source: MigrationSide,
   target: MigrationSide,
   onProgress: (p: MigrationProgress) => void = () => {},
-): MigrationResult {
+): Promise<MigrationResult> {
   const p: MigrationProgress = { threads: 0, copied: 0, skipped: 0, steps: 0 };
   for (let offset = 0; ; offset += PAGE) {
     const page = source.transcripts.listThreads({}, PAGE, offset);
@@ -60,8 +60,8 @@ export function migrateStore(
   const dir = mkdtempSync(join(tmpdir(), 'tapedeck-migrate-'));
   try {
     const folder = join(dir, 'export');
-    source.portability.export(folder, { allSpaces: true });
-    const r = target.portability.import(folder);
+    await source.portability.export(folder, { allSpaces: true });
+    const r = await target.portability.import(folder);
     return {
       ...p,
       from: source.transcripts.path,

@@ -3,7 +3,7 @@
  * the directories below it) or one space. `resolve` answers "what applies here, in what order";
  * the context bundle uses the same call, so the order is defined once (core/rules.ts compareRules).
  */
-import { TapedeckError, invalidInput, notFound } from '../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../core/errors.js';
 import { isAbsolutePath, normalizeProjectPath } from '../core/paths.js';
 import { redact } from '../core/redact.js';
 import {
@@ -31,6 +31,8 @@ export interface RuleAddInput {
   /** Higher applies first; whole number from -1000 to 1000 (default 0). */
   priority?: number | string;
   enabled?: boolean;
+  /** Why the rule exists or where it came from; at most 1,000 characters ('' clears it on update). */
+  note?: string | null;
 }
 
 export type RuleUpdateInput = Partial<RuleAddInput>;
@@ -66,15 +68,15 @@ export interface RuleResolution {
 }
 
 export interface RuleService {
-  add(input: RuleAddInput): Rule;
+  add(input: RuleAddInput): Promise<Rule>;
   /** By id or a unique id prefix of 8+ characters. */
-  get(ref: string): Rule;
-  update(ref: string, patch: RuleUpdateInput): Rule;
-  remove(ref: string): { id: string; removed: true };
+  get(ref: string): Promise<Rule>;
+  update(ref: string, patch: RuleUpdateInput): Promise<Rule>;
+  remove(ref: string): Promise<{ id: string; removed: true }>;
   /** Rules in the order they apply; space-scoped rules of other spaces only with allSpaces. */
-  list(input?: RuleListInput): { rules: Rule[] };
+  list(input?: RuleListInput): Promise<{ rules: Rule[] }>;
   /** The enabled rules for an agent, project and space, ordered: what the context bundle uses. */
-  resolve(input?: ResolveInput): RuleResolution;
+  resolve(input?: ResolveInput): Promise<RuleResolution>;
 }
 
 export interface RuleServiceDeps {
@@ -111,6 +113,13 @@ function cleanPriority(p: unknown, fallback: number): number {
   return n;
 }
 
+function cleanNote(note: unknown): string | null {
+  if (note === undefined || note === null || (typeof note === 'string' && note.trim() === '')) return null;
+  const n = String(note).trim();
+  if (n.length > 1000) throw invalidInput('The rule note is over 1,000 characters');
+  return redact(n).text;
+}
+
 const cleanScope = (scope: unknown): RuleScope =>
   scope === undefined || scope === null || scope === ''
     ? { kind: 'global', value: null }
@@ -123,12 +132,12 @@ function reasonOf(s: RuleScope): string {
 export function createRuleService({ store, spaces, now = Date.now }: RuleServiceDeps): RuleService {
   const iso = () => new Date(now()).toISOString();
 
-  function resolveId(ref: string): string {
+  async function resolveId(ref: string): Promise<string> {
     if (typeof ref !== 'string' || ref.trim() === '') throw invalidInput('A rule id is required');
     const id = ref.trim();
-    if (store.get(id)) return id;
+    if (await store.get(id)) return id;
     if (id.length >= 8) {
-      const ids = store.idsWithPrefix(id, 6);
+      const ids = await store.idsWithPrefix(id, 6);
       if (ids.length === 1) return ids[0];
       if (ids.length > 1)
         throw invalidInput(`"${id}" matches several rules (${ids.join(', ')}); give more of the id`);
@@ -137,7 +146,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
   }
 
   return {
-    add(input) {
+    async add(input) {
       const body = cleanBody(input.body);
       const at = iso();
       const rule: Rule = {
@@ -147,24 +156,30 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
         scope: formatScope(cleanScope(input.scope)),
         enabled: input.enabled ?? true,
         priority: cleanPriority(input.priority, 0),
+        note: cleanNote(input.note),
         created_at: at,
         updated_at: at,
       };
-      store.write((w) => w.put(rule));
+      await store.write((w) => w.put(rule));
       return rule;
     },
 
-    get: (ref) => store.get(resolveId(ref))!,
+    async get(ref) {
+      const rule = await store.get(await resolveId(ref));
+      if (!rule) throw notFound(`No rule "${ref}"`);
+      return rule;
+    },
 
-    update(ref, patch) {
-      const id = resolveId(ref);
+    async update(ref, patch) {
+      const id = await resolveId(ref);
       const body = patch.body !== undefined ? cleanBody(patch.body) : undefined;
       const scope = patch.scope !== undefined ? formatScope(cleanScope(patch.scope)) : undefined;
       const priority = patch.priority !== undefined ? cleanPriority(patch.priority, 0) : undefined;
-      if ([body, scope, priority, patch.title, patch.enabled].every((x) => x === undefined))
+      const note = patch.note !== undefined ? cleanNote(patch.note) : undefined;
+      if ([body, scope, priority, patch.title, patch.enabled, patch.note].every((x) => x === undefined))
         throw invalidInput('Nothing to update: give at least one field to change');
-      return store.write((w) => {
-        const old = w.get(id);
+      return store.write(async (w) => {
+        const old = await w.get(id);
         if (!old) throw notFound(`No rule "${id}"`);
         const nextBody = body ?? old.body;
         const next: Rule = {
@@ -174,28 +189,28 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
           scope: scope ?? old.scope,
           priority: priority ?? old.priority,
           enabled: patch.enabled ?? old.enabled,
+          note: note !== undefined ? note : old.note,
           updated_at: iso(),
         };
-        w.put(next);
+        await w.put(next);
         return next;
       });
     },
 
-    remove(ref) {
-      const id = resolveId(ref);
-      const removed = store.write((w) => w.remove(id));
+    async remove(ref) {
+      const id = await resolveId(ref);
+      const removed = await store.write((w) => w.remove(id));
       if (!removed) throw new TapedeckError('NOT_FOUND', `No rule "${id}"`);
       return { id, removed: true };
     },
 
-    list(input = {}) {
+    async list(input = {}) {
       if (input.scope !== undefined && input.scope !== '') {
-        return { rules: store.list({ scopes: [cleanScope(input.scope)] }).sort(compareRules) };
+        return { rules: (await store.list({ scopes: [cleanScope(input.scope)] })).sort(compareRules) };
       }
-      if (input.allSpaces) return { rules: store.list().sort(compareRules) };
+      if (input.allSpaces) return { rules: (await store.list()).sort(compareRules) };
       const space = spaces.resolve({ space: input.space, cwd: input.cwd });
-      const rules = store
-        .list()
+      const rules = (await store.list())
         .filter((r) => {
           const s = parseScope(r.scope);
           return s.kind !== 'space' || s.value === space;
@@ -204,7 +219,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
       return { rules };
     },
 
-    resolve(input = {}) {
+    async resolve(input = {}) {
       const agent = input.agent?.trim() || undefined;
       if (agent && !isAgentId(agent))
         throw invalidInput(`Unknown agent "${agent}"; known: ${AGENT_IDS.join(', ')}`);
@@ -216,8 +231,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
       }
       const space = spaces.resolve({ space: input.space, project, cwd: input.cwd });
       const at = { agent, project, space };
-      const rules = store
-        .list({ enabled: true })
+      const rules = (await store.list({ enabled: true }))
         .map((r) => ({ rule: r, scope: parseScope(r.scope) }))
         .filter((x) => scopeApplies(x.scope, at))
         .map((x) => ({ ...x.rule, reason: reasonOf(x.scope) }))

@@ -69,12 +69,12 @@ function fill(lab: BackendMemoryLab, n = 60): void {
   });
 }
 
-function each(name: string, fn: (lab: BackendMemoryLab) => void): void {
+function each(name: string, fn: (lab: BackendMemoryLab) => void | Promise<void>): void {
   for (const b of BACKENDS)
-    test(`${name} (${b.name})`, { skip: b.skip }, () => {
+    test(`${name} (${b.name})`, { skip: b.skip }, async () => {
       const lab = memoryLabOn(b.name);
       try {
-        fn(lab);
+        await fn(lab);
       } finally {
         lab.cleanup();
       }
@@ -148,7 +148,7 @@ each('LIKE and range metacharacters in a project path are literal', (lab) => {
   assert.deepEqual(picked.map((m) => m.id).sort(), [a.id, b.id].sort());
 });
 
-each('property: never over budget, every candidate either kept or listed as left out', (lab) => {
+each('property: never over budget, every candidate either kept or listed as left out', async (lab) => {
   fill(lab);
   const bundle = lab.bundle(extras());
   const r = rng(9);
@@ -163,7 +163,7 @@ each('property: never over budget, every candidate either kept or listed as left
     ...Array.from({ length: 25 }, () => 100 + Math.floor(r() * 4000)),
   ];
   for (const budget of budgets) {
-    const b = bundle.build({ agent: 'claude-code', project: SHOP, budget });
+    const b = await bundle.build({ agent: 'claude-code', project: SHOP, budget });
     assert.ok(b.tokens <= budget, `budget ${budget}: ${b.tokens} tokens`);
     assert.equal(b.tokens, estimateTokens(b.markdown));
     const keys = [...b.items, ...b.omitted].map((x) => `${x.kind}:${x.id}`);
@@ -183,14 +183,18 @@ each('property: never over budget, every candidate either kept or listed as left
     assert.doesNotMatch(b.markdown, /lookalike|acme-shop-old|\/home\/dev\/blog/);
     if (b.omitted.length) assert.match(b.markdown, /_Left out for the [\d,]+-token budget: .+\._\n$/);
   }
-  const big = bundle.build({ project: SHOP, budget: 100_000, countTokens: (s) => s.split(/\s+/).length * 2 });
+  const big = await bundle.build({
+    project: SHOP,
+    budget: 100_000,
+    countTokens: (s) => s.split(/\s+/).length * 2,
+  });
   assert.equal(big.omitted.length, 0);
   assert.equal(big.tokens, big.markdown.split(/\s+/).length * 2);
 });
 
 each(
   'reasons: the project (and below) first, then space-wide; importance orders the same standing',
-  (lab) => {
+  async (lab) => {
     for (let i = 0; i < 12; i++)
       lab.memories.add({ content: `Shop note ${i} on caching`, project: SHOP, importance: 0.1 });
     const key = lab.memories.add({
@@ -205,7 +209,7 @@ each(
       importance: 1,
     });
     lab.memories.add({ content: 'The blog deploys to Netlify', project: BLOG, importance: 1 });
-    const b = lab.bundle().build({ project: SHOP, budget: 150 });
+    const b = await lab.bundle().build({ project: SHOP, budget: 150 });
     const mems = b.items.filter((i) => i.kind === 'memory');
     assert.equal(mems[0]!.id, key.id);
     assert.match(mems[0]!.reason, /^this project, importance 1,/);
@@ -214,38 +218,42 @@ each(
       b.omitted.some((o) => o.kind === 'memory'),
       'the rest is listed as left out',
     );
-    const roomy = lab.bundle().build({ project: SHOP, budget: 5000 });
+    const roomy = await lab.bundle().build({ project: SHOP, budget: 5000 });
     const wideItem = roomy.items.find((i) => i.id === wide.id)!;
     assert.match(wideItem.reason, /^space-wide, importance 0.5,/);
-    const spaceWide = lab.bundle().build({ budget: 5000 });
+    const spaceWide = await lab.bundle().build({ budget: 5000 });
     assert.match(spaceWide.markdown, /Netlify/, 'without a project every memory of the space is a candidate');
   },
 );
 
 test('the same script gives the same bundles on every backend', {
   skip: BACKENDS.some((b) => b.skip) ? 'needs every backend' : false,
-}, () => {
-  const runs = BACKENDS.map((b) => {
-    const lab = memoryLabOn(b.name);
-    try {
-      fill(lab, 80);
-      const bundle = lab.bundle(extras());
-      const order = new Map(
-        lab.memories.list({ limit: 1000, status: 'all' }).memories.map((m, i) => [m.id, `m${i}`]),
-      );
-      const norm = (s: string) =>
-        s.replace(
-          /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g,
-          (id) => order.get(id) ?? id,
-        );
-      return [150, 700, 1500, 4000, 20_000].flatMap((budget) =>
-        [SHOP, `${SHOP}/api`, BLOG, undefined].map((project) =>
-          norm(JSON.stringify(bundle.build({ project, budget, agent: 'codex' }))),
-        ),
-      );
-    } finally {
-      lab.cleanup();
-    }
-  });
+}, async () => {
+  const runs: unknown[] = [];
+  for (const b of BACKENDS)
+    runs.push(
+      await (async () => {
+        const lab = memoryLabOn(b.name);
+        try {
+          fill(lab, 80);
+          const bundle = lab.bundle(extras());
+          const order = new Map(
+            lab.memories.list({ limit: 1000, status: 'all' }).memories.map((m, i) => [m.id, `m${i}`]),
+          );
+          const norm = (s: string) =>
+            s.replace(
+              /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g,
+              (id) => order.get(id) ?? id,
+            );
+          const out: string[] = [];
+          for (const budget of [150, 700, 1500, 4000, 20_000])
+            for (const project of [SHOP, `${SHOP}/api`, BLOG, undefined])
+              out.push(norm(JSON.stringify(await bundle.build({ project, budget, agent: 'codex' }))));
+          return out;
+        } finally {
+          lab.cleanup();
+        }
+      })(),
+    );
   assert.deepEqual(runs[1], runs[0]);
 });

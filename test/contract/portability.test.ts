@@ -17,7 +17,7 @@ import { populate } from '../support/knowledge-fixture.js';
 function home(kind: BackendKind): TempHome & { e: Engine } {
   const h = backendHome(kind);
   const e = h.engine();
-  after(() => {
+  after(async () => {
     e.close();
     h.cleanup();
   });
@@ -58,15 +58,15 @@ function countedIds(t: TestContext) {
 }
 
 /** Populated with the knowledge fixture (ids counted from 1) and exported; the export's folder. */
-function populatedExport(
+async function populatedExport(
   kind: BackendKind,
   restartIds: () => void,
-): { h: TempHome & { e: Engine }; dir: string } {
+): Promise<{ h: TempHome & { e: Engine }; dir: string }> {
   const h = home(kind);
   restartIds();
-  populate(h.e);
+  await populate(h.e);
   const dir = join(h.home, 'export');
-  h.e.portability.export(dir, { allSpaces: true });
+  await h.e.portability.export(dir, { allSpaces: true });
   return { h, dir };
 }
 
@@ -87,16 +87,16 @@ const EXPECTED_CREATED = {
 for (const b of BACKENDS) {
   test(`round trip on one backend: export, import into an empty home, export again (${b.name})`, {
     skip: b.skip,
-  }, (t) => {
-    const { dir } = populatedExport(b.name, countedIds(t));
+  }, async (t) => {
+    const { dir } = await populatedExport(b.name, countedIds(t));
     const c = home(b.name);
-    const first = c.e.portability.import(dir);
+    const first = await c.e.portability.import(dir);
     assert.deepEqual(first.conflicts, []);
     assert.deepEqual(first.created, EXPECTED_CREATED);
     const again = join(c.home, 'again');
-    c.e.portability.export(again, { allSpaces: true });
+    await c.e.portability.export(again, { allSpaces: true });
     assertSameFiles(snapshot(again), snapshot(dir));
-    const second = c.e.portability.import(dir);
+    const second = await c.e.portability.import(dir);
     assert.ok(
       Object.values(second.created).every((n) => n === 0),
       JSON.stringify(second.created),
@@ -123,10 +123,10 @@ for (const b of BACKENDS) {
 
 test('the same knowledge populated on SQLite and PostgreSQL exports the same files', {
   skip: POSTGRES.skip,
-}, (t) => {
+}, async (t) => {
   const restart = countedIds(t);
-  const lite = snapshot(populatedExport('sqlite', restart).dir);
-  const pg = snapshot(populatedExport('postgres', restart).dir);
+  const lite = snapshot((await populatedExport('sqlite', restart)).dir);
+  const pg = snapshot((await populatedExport('postgres', restart)).dir);
   // Ids are counted, so only the wall-clock times may differ between the two runs.
   // Records kept oldest first (idempotency requests) tie on their millisecond in one run and not
   // in the other, so once times are blanked their order is not comparable: sort those lines.
@@ -145,25 +145,25 @@ test('the same knowledge populated on SQLite and PostgreSQL exports the same fil
 
 test('SQLite → PostgreSQL → SQLite: every export byte-identical (what `tapedeck migrate` relies on)', {
   skip: POSTGRES.skip,
-}, (t) => {
-  const { dir } = populatedExport('sqlite', countedIds(t));
+}, async (t) => {
+  const { dir } = await populatedExport('sqlite', countedIds(t));
   const pg = home('postgres');
-  const r = pg.e.portability.import(dir);
+  const r = await pg.e.portability.import(dir);
   assert.deepEqual(r.conflicts, []);
   assert.deepEqual(r.created, EXPECTED_CREATED);
   const fromPg = join(pg.home, 'from-pg');
-  pg.e.portability.export(fromPg, { allSpaces: true });
+  await pg.e.portability.export(fromPg, { allSpaces: true });
   const original = snapshot(dir);
   assertSameFiles(snapshot(fromPg), original);
 
   const back = home('sqlite');
-  back.e.portability.import(fromPg);
+  await back.e.portability.import(fromPg);
   const fromBack = join(back.home, 'from-sqlite');
-  back.e.portability.export(fromBack, { allSpaces: true });
+  await back.e.portability.export(fromBack, { allSpaces: true });
   assertSameFiles(snapshot(fromBack), original);
 
   // Importing the same folder into PostgreSQL again changes nothing.
-  const twice = pg.e.portability.import(dir);
+  const twice = await pg.e.portability.import(dir);
   assert.ok(
     Object.values(twice.created).every((n) => n === 0),
     JSON.stringify(twice.created),
@@ -172,21 +172,21 @@ test('SQLite → PostgreSQL → SQLite: every export byte-identical (what `taped
 });
 
 /** The fs tree read through every verb: each folder listed (long), each file's text and stat. */
-function readTree(e: Engine): unknown[] {
+async function readTree(e: Engine): Promise<unknown[]> {
   const out: unknown[] = [];
-  const visit = (path: string, depth: number) => {
-    const listing = e.fs.ls(path, { long: true, max: 1000 });
+  const visit = async (path: string, depth: number) => {
+    const listing = await e.fs.ls(path, { long: true, max: 1000 });
     out.push(['ls', listing]);
     for (const entry of listing.entries) {
       if (entry.kind === 'dir') {
-        if (depth < 6) visit(entry.path, depth + 1);
+        if (depth < 6) await visit(entry.path, depth + 1);
       } else {
-        out.push(['cat', e.fs.cat(entry.path)]);
-        out.push(['stat', e.fs.stat(entry.path)]);
+        out.push(['cat', await e.fs.cat(entry.path)]);
+        out.push(['stat', await e.fs.stat(entry.path)]);
       }
     }
   };
-  visit('/', 0);
+  await visit('/', 0);
   for (const [path, opts] of [
     ['/', { name: '*.md', type: 'file' }],
     ['/', { type: 'dir' }],
@@ -194,26 +194,28 @@ function readTree(e: Engine): unknown[] {
     ['/memories', { name: '*%*' }],
     ['/wiki', { name: '*_*' }],
   ] as const)
-    out.push(['find', path, e.fs.find(path, { ...opts, max: 1000 })]);
-  out.push(['cat-window', e.fs.cat('/threads/by-id/chat-42.md', { lines: '2-4' })]);
+    out.push(['find', path, await e.fs.find(path, { ...opts, max: 1000 })]);
+  out.push(['cat-window', await e.fs.cat('/threads/by-id/chat-42.md', { lines: '2-4' })]);
   out.push(['spaces', e.stores.catalog.spaces()]);
   return out;
 }
 
-test('the fs tree reads the same on both backends over the same knowledge', { skip: POSTGRES.skip }, (t) => {
-  const { dir } = populatedExport('sqlite', countedIds(t));
+test('the fs tree reads the same on both backends over the same knowledge', {
+  skip: POSTGRES.skip,
+}, async (t) => {
+  const { dir } = await populatedExport('sqlite', countedIds(t));
   const lite = home('sqlite');
   const pg = home('postgres');
-  lite.e.portability.import(dir);
-  pg.e.portability.import(dir);
+  await lite.e.portability.import(dir);
+  await pg.e.portability.import(dir);
   // Today's briefing is generated as it is read, stamped by the wall clock: only that time differs.
   const neutral = (tree: unknown[]) =>
     tree.map((x) => {
       const json = JSON.stringify(x);
       return json.includes('/working-memory/today') ? JSON.parse(json.replace(ISO, '<generated>')) : x;
     });
-  const a = neutral(readTree(lite.e));
-  const c = neutral(readTree(pg.e));
+  const a = neutral(await readTree(lite.e));
+  const c = neutral(await readTree(pg.e));
   assert.equal(c.length, a.length);
   for (let i = 0; i < a.length; i++) assert.deepEqual(c[i], a[i], JSON.stringify(a[i]).slice(0, 200));
   // The walk covered every mount.

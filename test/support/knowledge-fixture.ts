@@ -34,7 +34,7 @@ export interface Fixture {
 }
 
 /** Fill an engine with memories, rules, skills, wiki pages, saved threads and working-memory edits. */
-export function populate(e: Engine): Fixture {
+export async function populate(e: Engine): Promise<Fixture> {
   const saved = e.savedThreads.import({
     id: 'chat-42',
     title: 'Billing migration',
@@ -98,9 +98,10 @@ export function populate(e: Engine): Fixture {
   e.memories.forget(forgotten);
   const workMemory = e.memories.add({ content: 'Work space memory about Kafka topics', space: 'work' }).id;
 
-  const ruleGlobal = e.rules.add({ body: 'Run the tests before every commit', priority: 5 }).id;
-  const ruleWork = e.rules.add({ body: 'Work repos use conventional commits', scope: 'space:work' }).id;
-  e.rules.add({ body: 'Codex: prefer small diffs', scope: 'agent:codex', enabled: false });
+  const ruleGlobal = (await e.rules.add({ body: 'Run the tests before every commit', priority: 5 })).id;
+  const ruleWork = (await e.rules.add({ body: 'Work repos use conventional commits', scope: 'space:work' }))
+    .id;
+  await e.rules.add({ body: 'Codex: prefer small diffs', scope: 'agent:codex', enabled: false });
 
   e.skills.add({ content: SKILL_V1 });
   e.skills.update('deploy-app', { content: SKILL_V2, note: 'safer steps' });

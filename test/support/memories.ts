@@ -6,9 +6,10 @@ import type { TranscriptStore } from '../../src/ports/transcript-store.js';
 import { createMemoryService, type MemoryService } from '../../src/services/memories.js';
 import { createRuleService, type RuleService } from '../../src/services/rules.js';
 import { createSpaceService, type SpaceSettings } from '../../src/services/spaces.js';
+import { createRuleStore } from '../../src/storage/rule-store.js';
 import { createSqliteMemoryStore } from '../../src/storage/sqlite/memory-store.js';
 import { type Db, openDatabase } from '../../src/storage/sqlite/open.js';
-import { createSqliteRuleStore } from '../../src/storage/sqlite/rule-store.js';
+import { createSqliteSqlDb } from '../../src/storage/sqlite/sql-db.js';
 
 export interface MemoryLab {
   memories: MemoryService;
@@ -35,7 +36,7 @@ export function memoryLab(
   const spaces = createSpaceService(settings);
   return {
     memories: createMemoryService({ store: createSqliteMemoryStore(db), spaces, threads, now }),
-    rules: createRuleService({ store: createSqliteRuleStore(db), spaces, now }),
+    rules: createRuleService({ store: createRuleStore(createSqliteSqlDb(db)), spaces, now }),
     db,
     clock,
     cleanup() {

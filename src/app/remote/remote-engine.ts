@@ -26,6 +26,9 @@ const REMOTE_SERVICES = [
   'spaces',
 ] as const;
 
+/** Services whose methods return promises: called with fetch, not through the blocking client. */
+const ASYNC_SERVICES = new Set<string>(['rules']);
+
 export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');
   const http = createSyncHttp();
@@ -36,18 +39,46 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
       : { 'content-type': 'application/json' };
   };
 
-  const call = (service: string, method: string, args: unknown[]): unknown => {
-    // Trailing `undefined`s are dropped; inner ones travel as null and mean "not given".
+  // Trailing `undefined`s are dropped; inner ones travel as null and mean "not given".
+  const rpcBody = (service: string, method: string, args: unknown[]) => {
     let n = args.length;
     while (n > 0 && args[n - 1] === undefined) n--;
-    const body = JSON.stringify({ service, method, args: args.slice(0, n) });
+    return JSON.stringify({ service, method, args: args.slice(0, n) });
+  };
+  const unreachable = (why: string) =>
+    new TapedeckError('STORAGE_UNAVAILABLE', `The Tapedeck server ${base} is not answering: ${why}`);
+
+  const call = (service: string, method: string, args: unknown[]): unknown => {
     let reply: { status: number; body: string };
     try {
-      reply = http.request('POST', `${base}/v1/rpc`, headers(), body);
+      reply = http.request('POST', `${base}/v1/rpc`, headers(), rpcBody(service, method, args));
     } catch (e) {
-      const why = e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message;
-      throw new TapedeckError('STORAGE_UNAVAILABLE', `The Tapedeck server ${base} is not answering: ${why}`);
+      throw unreachable(e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message);
     }
+    return answer(reply);
+  };
+
+  /** The async path (services whose ports are async: rules so far): plain fetch, no worker. */
+  const callAsync = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
+    let reply: { status: number; body: string };
+    try {
+      const res = await fetch(`${base}/v1/rpc`, {
+        method: 'POST',
+        headers: headers(),
+        body: rpcBody(service, method, args),
+        signal: AbortSignal.timeout(30_000),
+      });
+      reply = { status: res.status, body: await res.text() };
+    } catch (e) {
+      // The same words as the blocking client's TransportError: the cause's message and code.
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      const cause = err.cause ?? {};
+      throw unreachable(`${cause.message || err.message} (${cause.code || err.name})`);
+    }
+    return answer(reply);
+  };
+
+  function answer(reply: { status: number; body: string }): unknown {
     let parsed: {
       result?: unknown;
       error?: { code?: string; message?: string; details?: Record<string, unknown> };
@@ -70,7 +101,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
       err.message ?? `The Tapedeck server ${base} answered ${reply.status}`,
       err.details,
     );
-  };
+  }
 
   const service = (name: string) =>
     new Proxy(
@@ -79,7 +110,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
         get: (_t, method) =>
           typeof method === 'symbol' || method === 'then'
             ? undefined
-            : (...args: unknown[]) => call(name, method, args),
+            : (...args: unknown[]) => (ASYNC_SERVICES.has(name) ? callAsync : call)(name, method, args),
       },
     );
   const local = (what: string) =>

@@ -21,15 +21,15 @@ export interface LocalBundle {
   items: number;
 }
 
-export function bundleFrom(engine: Engine, k: BundleKey): LocalBundle {
-  const b = engine.contextBundle.build({ agent: k.agent, project: k.project });
+export async function bundleFrom(engine: Engine, k: BundleKey): Promise<LocalBundle> {
+  const b = await engine.contextBundle.build({ agent: k.agent, project: k.project });
   return { markdown: b.markdown, items: b.items.length };
 }
 
 export async function buildLocalBundle(s: HookSettings, k: BundleKey): Promise<LocalBundle> {
   const engine = await openLocalEngine(s);
   try {
-    return bundleFrom(engine, k);
+    return await bundleFrom(engine, k);
   } finally {
     engine.close();
   }

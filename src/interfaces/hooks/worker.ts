@@ -154,7 +154,7 @@ export async function flushQueue(s: HookSettings, o: FlushOptions): Promise<Flus
           if (saved.target === 'local' && engine) {
             const { bundleFrom } = await import('./local-store.js');
             try {
-              const b = bundleFrom(engine, { agent: item.agent, project: item.project });
+              const b = await bundleFrom(engine, { agent: item.agent, project: item.project });
               warm.set(`${item.agent}|${item.project ?? ''}`, {
                 agent: item.agent,
                 project: item.project,

@@ -18,8 +18,8 @@ export function scopeRules(r: RuleService, gate: Gate, deps: { spaces: SpaceServ
     const s = spaceOf(rule.scope);
     return s === null || gate.sees(s);
   };
-  function own(ref: string): Rule {
-    const rule = r.get(ref);
+  async function own(ref: string): Promise<Rule> {
+    const rule = await r.get(ref);
     if (!visible(rule)) throw notFound(`No rule "${ref}"; list rules with \`tapedeck rules list\``);
     return rule;
   }
@@ -35,35 +35,35 @@ export function scopeRules(r: RuleService, gate: Gate, deps: { spaces: SpaceServ
 
   return {
     get: (ref) => own(ref),
-    add(input) {
+    async add(input) {
       gate.require('write', 'adding a rule');
       writable(input.scope);
       return r.add(input);
     },
-    update(ref, patch) {
+    async update(ref, patch) {
       gate.require('write', 'changing a rule');
-      const rule = own(ref);
+      const rule = await own(ref);
       writable(rule.scope);
       if (patch.scope !== undefined) writable(patch.scope);
       return r.update(rule.id, patch);
     },
-    remove(ref) {
+    async remove(ref) {
       gate.require('write', 'removing a rule');
-      const rule = own(ref);
+      const rule = await own(ref);
       writable(rule.scope);
       return r.remove(rule.id);
     },
-    list(input = {}) {
+    async list(input = {}) {
       if (!gate.restricted) return r.list(input);
       if (input.scope) {
         const s = spaceOf(input.scope);
         if (s !== null && !gate.sees(s)) throw forbidden(`This key cannot use space "${s}"`);
         return r.list({ scope: input.scope });
       }
-      if (input.allSpaces) return { rules: r.list({ allSpaces: true }).rules.filter(visible) };
+      if (input.allSpaces) return { rules: (await r.list({ allSpaces: true })).rules.filter(visible) };
       return r.list({ space: gate.space(input.space, fallback) });
     },
-    resolve(input = {}) {
+    async resolve(input = {}) {
       if (!gate.restricted) return r.resolve(input);
       const space = gate.space(input.space, () => deps.spaces.resolve({ project: input.project }));
       return r.resolve({ ...input, space, cwd: undefined });

@@ -19,7 +19,11 @@ export interface LineMatch {
   text: string;
 }
 
-const SCRIPT = new vm.Script(`
+// Compiled on first use: most processes that load this module never grep (and the bundle loads
+// node:vm lazily).
+let script: vm.Script | undefined;
+const matchLoop = (): vm.Script =>
+  (script ??= new vm.Script(`
   for (; state.file < files.length; state.file++, state.line = 0) {
     const lines = files[state.file];
     for (; state.line < lines.length; state.line++) {
@@ -31,7 +35,7 @@ const SCRIPT = new vm.Script(`
     }
     if (state.full) break;
   }
-`);
+`));
 
 /** Compile the pattern (JavaScript syntax), case-insensitive when asked; INVALID_INPUT when it is not a regex. */
 export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
@@ -73,7 +77,7 @@ export function matchLines(
   });
   let timedOut = false;
   try {
-    SCRIPT.runInContext(context, { timeout: Math.max(1, Math.floor(timeoutMs)) });
+    matchLoop().runInContext(context, { timeout: Math.max(1, Math.floor(timeoutMs)) });
   } catch (e) {
     if ((e as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
     timedOut = true;

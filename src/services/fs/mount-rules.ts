@@ -38,29 +38,30 @@ export function createRulesMount({ rules }: { rules: RuleService }): Mount {
     };
   }
 
-  const visible = (scope: FsScope) => rules.list({ space: scope.space, cwd: scope.cwd }).rules;
+  const visible = async (scope: FsScope) => (await rules.list({ space: scope.space, cwd: scope.cwd })).rules;
 
   return {
     name: 'rules',
     description: 'standing rules that apply in the space, in the order they apply',
     writable: null,
-    resolve(segments, scope): FsNode | undefined {
-      if (segments.length === 0)
-        return {
-          ...staticDir({ path: at([]), name: 'rules', writable: false }, () => visible(scope).map(file)),
-        };
+    async resolve(segments, scope): Promise<FsNode | undefined> {
+      if (segments.length === 0) {
+        // Read once here: a folder lists synchronously, the store answers asynchronously.
+        const files = (await visible(scope)).map(file);
+        return staticDir({ path: at([]), name: 'rules', writable: false }, () => files);
+      }
       const id = segments.length === 1 ? idOfFile(segments[0]) : null;
-      const r = id ? visible(scope).find((x) => x.id === id) : undefined;
+      const r = id ? (await visible(scope)).find((x) => x.id === id) : undefined;
       return r ? file(r) : undefined;
     },
-    recall(query, segments, scope, limit) {
+    async recall(query, segments, scope, limit) {
       // A handful of rules: score each by the share of query words it contains.
       const words = parseQuery(query)
         .terms.map((t) => t.text.toLowerCase())
         .filter(Boolean);
       if (words.length === 0) return [];
       const id = segments.length === 1 ? idOfFile(segments[0]) : null;
-      return visible(scope)
+      return (await visible(scope))
         .filter((r) => !id || r.id === id)
         .map((r) => {
           const text = `${r.title}\n${r.body}`.toLowerCase();

@@ -9,7 +9,7 @@
  * is NOT_FOUND naming the nearest folder that does; a write or rm where the tree is read-only is
  * FORBIDDEN naming the places that are writable.
  */
-import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../../core/errors.js';
 import { formatFsPath, parseFsPath } from '../../core/fs-path.js';
 import {
   bytes,
@@ -97,24 +97,24 @@ export interface FsRecall {
 /** The fs use cases every interface calls (`engine.fs`). */
 export interface FsService {
   /** A folder's children a page at a time (a file lists as itself). */
-  ls(path: string, opts?: FsScope & { long?: boolean; max?: number; offset?: number }): FsListing;
+  ls(path: string, opts?: FsScope & { long?: boolean; max?: number; offset?: number }): Promise<FsListing>;
   /** A file's text, or the lines of a 1-based window (`A-B`); a long thread renders only what is asked. */
-  cat(path: string, opts?: FsScope & { lines?: string | [number, number] }): FsCat;
-  stat(path: string, scope?: FsScope): FsStat;
+  cat(path: string, opts?: FsScope & { lines?: string | [number, number] }): Promise<FsCat>;
+  stat(path: string, scope?: FsScope): Promise<FsStat>;
   /** Entries under a path by name glob and kind, at most `max` (default 100). */
-  find(path: string, opts?: FsScope & { name?: string; type?: string; max?: number }): FindResult;
+  find(path: string, opts?: FsScope & { name?: string; type?: string; max?: number }): Promise<FindResult>;
   /** A JavaScript regex over the lines of every file under a path, bounded in matches and time. */
   grep(
     pattern: string,
     path: string,
     opts?: FsScope & { ignoreCase?: boolean; max?: number; timeoutMs?: number },
-  ): GrepResult;
+  ): Promise<GrepResult>;
   /** Search under a path with each domain's own ranking (memories, threads, skills, wiki, rules). */
-  recall(query: string, path: string, opts?: FsScope & { limit?: number }): FsRecall;
+  recall(query: string, path: string, opts?: FsScope & { limit?: number }): Promise<FsRecall>;
   /** Write a file where the tree is writable (see each mount); FORBIDDEN elsewhere. */
-  write(path: string, content: string, scope?: FsScope): FsWriteResult;
+  write(path: string, content: string, scope?: FsScope): Promise<FsWriteResult>;
   /** Remove a file where the tree allows it: memories are forgotten, wiki pages tombstoned, skills archived. */
-  rm(path: string, scope?: FsScope): FsRemoveResult;
+  rm(path: string, scope?: FsScope): Promise<FsRemoveResult>;
 }
 
 export interface FsServiceDeps {
@@ -154,7 +154,10 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
       .map((m) => m.writable)
       .join('; ');
 
-  function root(scope: FsScope): FsDir {
+  /** The top folder; its children are resolved up front, since a mount may answer asynchronously. */
+  async function root(scope: FsScope): Promise<FsDir> {
+    const all: FsNode[] = [];
+    for (const m of mounts) all.push({ ...(await m.resolve([], scope))!, title: m.description });
     return {
       kind: 'dir',
       name: '/',
@@ -163,24 +166,23 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
       writable: false,
       count: mounts.length,
       list(offset, limit) {
-        const all = mounts.map((m) => ({ ...m.resolve([], scope)!, title: m.description }));
         return { entries: all.slice(offset, offset + limit), more: offset + limit < all.length };
       },
     };
   }
 
-  function lookup(segments: string[], scope: FsScope): FsNode | undefined {
+  async function lookup(segments: string[], scope: FsScope): Promise<FsNode | undefined> {
     if (segments.length === 0) return root(scope);
     return byName.get(segments[0])?.resolve(segments.slice(1), scope);
   }
 
   /** The node at `path`, or NOT_FOUND naming the nearest existing folder. */
-  function resolve(path: string, scope: FsScope): { node: FsNode; segments: string[] } {
+  async function resolve(path: string, scope: FsScope): Promise<{ node: FsNode; segments: string[] }> {
     const { segments } = parseFsPath(path);
-    const node = lookup(segments, scope);
+    const node = await lookup(segments, scope);
     if (node) return { node, segments };
     let near: FsNode | undefined;
-    for (let k = segments.length - 1; k >= 0 && !near; k--) near = lookup(segments.slice(0, k), scope);
+    for (let k = segments.length - 1; k >= 0 && !near; k--) near = await lookup(segments.slice(0, k), scope);
     const nearest = near?.path ?? '/';
     const roots =
       segments.length === 1 ? ` The top folders are ${mounts.map((m) => `/${m.name}`).join(', ')}.` : '';
@@ -230,8 +232,8 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
 
   return {
     /** A folder's children a page at a time (a file lists as itself). */
-    ls(path: string, opts: FsScope & { long?: boolean; max?: number; offset?: number } = {}): FsListing {
-      const { node } = resolve(path, opts);
+    async ls(path: string, opts: FsScope & { long?: boolean; max?: number; offset?: number } = {}) {
+      const { node } = await resolve(path, opts);
       const long = !!opts.long;
       if (node.kind === 'file')
         return {
@@ -257,9 +259,9 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
     },
 
     /** A file's text, or the lines of a 1-based window (`A-B`); a long thread renders only what is asked. */
-    cat(path: string, opts: FsScope & { lines?: string | [number, number] } = {}): FsCat {
+    async cat(path: string, opts: FsScope & { lines?: string | [number, number] } = {}): Promise<FsCat> {
       const window = opts.lines === undefined ? null : parseLineWindow(opts.lines);
-      const { node } = resolve(path, opts);
+      const { node } = await resolve(path, opts);
       if (node.kind === 'dir') throw invalidInput(`${node.path} is a folder; list it with ls`);
       if (window && node.readLines) {
         const r = node.readLines(window[0], window[1]);
@@ -286,8 +288,8 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
       };
     },
 
-    stat(path: string, scope: FsScope = {}): FsStat {
-      const { node } = resolve(path, scope);
+    async stat(path: string, scope: FsScope = {}): Promise<FsStat> {
+      const { node } = await resolve(path, scope);
       const text = node.kind === 'file' ? node.read() : null;
       return {
         path: node.path,
@@ -305,24 +307,24 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
       };
     },
 
-    find(path: string, opts: FsScope & { name?: string; type?: string; max?: number } = {}): FindResult {
-      return find(resolve(path, opts).node, { ...opts, now });
+    async find(path: string, opts: FsScope & { name?: string; type?: string; max?: number } = {}) {
+      return find((await resolve(path, opts)).node, { ...opts, now });
     },
 
-    grep(
+    async grep(
       pattern: string,
       path: string,
       opts: FsScope & { ignoreCase?: boolean; max?: number; timeoutMs?: number } = {},
-    ): GrepResult {
-      return grep(resolve(path, opts).node, pattern, { ...opts, now });
+    ) {
+      return grep((await resolve(path, opts)).node, pattern, { ...opts, now });
     },
 
     /** Search under a path with each domain's own ranking (memories, threads, skills, wiki, rules). */
-    recall(query: string, path: string, opts: FsScope & { limit?: number } = {}): FsRecall {
+    async recall(query: string, path: string, opts: FsScope & { limit?: number } = {}): Promise<FsRecall> {
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('The query is empty');
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = limitOf(opts.limit, RECALL_DEFAULT, RECALL_MAX, 'limit');
-      const { node, segments } = resolve(path, opts);
+      const { node, segments } = await resolve(path, opts);
       const targets = segments.length === 0 ? mounts : [byName.get(segments[0])!];
       const hits: FsRecall['hits'] = [];
       const unsearched: string[] = [];
@@ -331,13 +333,14 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
           unsearched.push(`/${m.name}`);
           continue;
         }
-        for (const h of m.recall(query, segments.slice(1), opts, limit)) hits.push({ ...h, source: m.name });
+        for (const h of await m.recall(query, segments.slice(1), opts, limit))
+          hits.push({ ...h, source: m.name });
       }
       return { query, path: node.path, hits, unsearched };
     },
 
     /** Write a file where the tree is writable (see each mount); FORBIDDEN elsewhere. */
-    write(path: string, content: string, scope: FsScope = {}) {
+    async write(path: string, content: string, scope: FsScope = {}) {
       const { segments } = parseFsPath(path);
       if (typeof content !== 'string') throw invalidInput('The content to write is missing');
       if (bytes(content) > MAX_WRITE_BYTES)
@@ -346,7 +349,7 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
     },
 
     /** Remove a file where the tree allows it: memories are forgotten, wiki pages tombstoned, skills archived. */
-    rm(path: string, scope: FsScope = {}) {
+    async rm(path: string, scope: FsScope = {}) {
       const { segments } = parseFsPath(path);
       const m = mountFor(segments, 'rm');
       if (segments.length === 1) throw forbidden(`/${m.name} itself cannot be removed`);
@@ -354,7 +357,7 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
         return m.remove!(segments.slice(1), scope);
       } catch (e) {
         // A missing file gets the same nearest-folder message as every other verb.
-        if (e instanceof TapedeckError && e.code === 'NOT_FOUND') resolve(path, scope);
+        if (e instanceof TapedeckError && e.code === 'NOT_FOUND') await resolve(path, scope);
         throw e;
       }
     },

@@ -88,11 +88,17 @@ export interface Mount {
   description: string;
   /** Where this mount accepts writes, for FORBIDDEN messages; null when read-only. */
   writable: string | null;
-  resolve(segments: string[], scope: FsScope): FsNode | undefined;
+  /** A mount over an async store (rules) answers with a promise; the others answer at once. */
+  resolve(segments: string[], scope: FsScope): FsNode | undefined | Promise<FsNode | undefined>;
   write?(segments: string[], content: string, scope: FsScope): FsWriteResult;
   remove?(segments: string[], scope: FsScope): FsRemoveResult;
   /** Search under these components with the domain's own search; undefined if it has none. */
-  recall?(query: string, segments: string[], scope: FsScope, limit: number): RecallHit[];
+  recall?(
+    query: string,
+    segments: string[],
+    scope: FsScope,
+    limit: number,
+  ): RecallHit[] | Promise<RecallHit[]>;
 }
 
 export const pathOf = (mount: string, rest: readonly string[]) => formatFsPath([mount, ...rest]);

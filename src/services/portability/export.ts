@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { TapedeckError, invalidInput } from '../../core/errors.js';
+import { invalidInput, TapedeckError } from '../../core/errors.js';
 import { MEMORY_STATUSES } from '../../core/memory.js';
 import type { Rule } from '../../core/rules.js';
 import { parseScope } from '../../core/rules.js';
@@ -65,14 +65,13 @@ const byKey =
   };
 
 /** Every record of `spaces` (null: every space), in a stable order. */
-export function gather(deps: PortabilityDeps, spaces: string[] | null): Bundle {
+export function gather(deps: PortabilityDeps, spaces: string[] | null, allRules: Rule[]): Bundle {
   const lanes = spaces ?? deps.catalog.spaces();
   const memories = deps.memories
     .list({ spaces, statuses: [...MEMORY_STATUSES] }, Number.MAX_SAFE_INTEGER, 0)
     .map(memoryRecord)
     .sort(byKey((m) => `${m.created_at}\u0000${m.id}`));
-  const rules = deps.rules
-    .list()
+  const rules = allRules
     .filter((r) => {
       const s = parseScope(r.scope);
       return spaces === null || s.kind !== 'space' || spaces.includes(s.value!);
@@ -142,7 +141,11 @@ function filesOf(b: Bundle, manifest: Manifest): Map<string, string> {
 }
 
 /** Write the export folder `dir` (which must not exist, or be empty). */
-export function writeExport(deps: PortabilityDeps, dir: string, spaces: string[] | null): ExportResult {
+export async function writeExport(
+  deps: PortabilityDeps,
+  dir: string,
+  spaces: string[] | null,
+): Promise<ExportResult> {
   if (typeof dir !== 'string' || dir.trim() === '') throw invalidInput('Give the folder to export into');
   const target = resolve(dir);
   if (existsSync(target)) {
@@ -150,7 +153,9 @@ export function writeExport(deps: PortabilityDeps, dir: string, spaces: string[]
     if (readdirSync(target).length > 0)
       throw new TapedeckError('CONFLICT', `${target} is not empty; export into a new or empty folder`);
   }
-  const bundle = deps.transaction.read(() => gather(deps, spaces));
+  // Rules live in an async store (issue #13, first step); read just before the snapshot of the rest.
+  const rules = await deps.rules.list();
+  const bundle = deps.transaction.read(() => gather(deps, spaces, rules));
   const manifest: Manifest = {
     format: FORMAT,
     format_version: FORMAT_VERSION,

@@ -222,6 +222,7 @@ export function ruleRecord(r: Rule): Rule {
     scope: r.scope,
     enabled: r.enabled,
     priority: r.priority,
+    note: r.note,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -71,11 +71,11 @@ function remap(p: Parsed, space: string): void {
   }
 }
 
-export function runImport(
+export async function runImport(
   deps: PortabilityDeps,
   dir: string,
   opts: { space?: string; dryRun?: boolean },
-): ImportResult {
+): Promise<ImportResult> {
   const parsed = readFolder(dir);
   if (opts.space !== undefined && opts.space !== '') remap(parsed, deps.spaces.check(opts.space));
   const b = parsed.bundle;
@@ -94,6 +94,7 @@ export function runImport(
   const conflict = (kind: ImportKind, key: string, at: At, reason: string) =>
     conflicts.push({ kind, key, file: at.file, line: at.line, reason });
 
+  const localRules = new Map((await deps.rules.list()).map((r) => [r.id, r]));
   const plan = () => {
     const importing = new Set(b.memories.map((x) => x.value.id));
     for (const { value: m, at } of b.memories) {
@@ -114,7 +115,7 @@ export function runImport(
         );
     }
     for (const { value: r, at } of b.rules) {
-      const local = deps.rules.get(r.id);
+      const local = localRules.get(r.id);
       if (!local) created.rules.push(r);
       else if (same(ruleRecord(local), r)) unchanged.rules++;
       else conflict('rule', r.id, at, `rule ${r.id} is here with other content`);
@@ -196,10 +197,20 @@ export function runImport(
     }
   };
 
-  deps.transaction.write(() => {
-    plan();
-    if (!opts.dryRun) restore(deps, created);
-  });
+  const apply = () =>
+    deps.transaction.write(() => {
+      plan();
+      if (!opts.dryRun) restore(deps, created);
+    });
+  if (opts.dryRun) apply();
+  // The rules' transaction holds the rest: on SQLite one transaction (the rest joins it as a
+  // savepoint), on PostgreSQL the rest commits first and the rules follow; a failure before
+  // that leaves nothing behind.
+  else
+    await deps.rules.write(async (w) => {
+      apply();
+      for (const r of created.rules) await w.put(r);
+    });
   return {
     dir: resolve(dir),
     dry_run: !!opts.dryRun,

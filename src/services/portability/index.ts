@@ -27,17 +27,17 @@ export interface ImportOptions {
 /** `engine.portability`: what `tapedeck export` and `tapedeck import` call. */
 export interface PortabilityService {
   /** Write the folder `dir` (new or empty). */
-  export(dir: string, opts?: ExportOptions): ExportResult;
+  export(dir: string, opts?: ExportOptions): Promise<ExportResult>;
   /**
    * Restore a folder: all of it or nothing, ids and timestamps kept, idempotent; records that
    * exist here with other content are reported as conflicts and left as they are.
    */
-  import(dir: string, opts?: ImportOptions): ImportResult;
+  import(dir: string, opts?: ImportOptions): Promise<ImportResult>;
 }
 
 export function createPortabilityService(deps: PortabilityDeps): PortabilityService {
   return {
-    export(dir, opts = {}) {
+    async export(dir, opts = {}) {
       if (opts.allSpaces && opts.space) throw invalidInput('Give --space or --all-spaces, not both');
       const spaces = opts.allSpaces ? null : [deps.spaces.resolve({ space: opts.space, cwd: opts.cwd })];
       return writeExport(deps, dir, spaces);

@@ -118,6 +118,8 @@ export function readRule(f: Fields): Rule {
     scope: formatScope(parseScope(f.str('scope', { max: 5000 }))),
     enabled: f.bool('enabled'),
     priority: f.int('priority', { min: -1000, max: 1000 }),
+    // Absent in exports made before the field existed.
+    note: f.optText('note', { max: 1000 }) ?? null,
     created_at: f.iso('created_at'),
     updated_at: f.iso('updated_at'),
   };

@@ -1,7 +1,8 @@
 /**
  * Writing an import's new records through each domain's store, ids, versions and timestamps as
  * they were exported. Runs inside the import's one transaction (the stores' own transactions
- * join it), so a failure anywhere leaves nothing behind.
+ * join it), so a failure anywhere leaves nothing behind. Rules are written by the import itself,
+ * through the async rule store (import.ts).
  */
 import { memoryLink, threadLink } from '../../core/memory.js';
 import type { Rule } from '../../core/rules.js';
@@ -39,9 +40,6 @@ export function restore(deps: PortabilityDeps, created: NewRecords): void {
             }
           : null,
       });
-  });
-  deps.rules.write((w) => {
-    for (const r of created.rules) w.put(r);
   });
   deps.skills.write((w) => {
     for (const s of created.skills) {

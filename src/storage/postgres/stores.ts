@@ -3,14 +3,15 @@
 import { TapedeckError } from '../../core/errors.js';
 import type { Stores } from '../../ports/stores.js';
 import { lazyStores } from '../lazy-stores.js';
+import { createRuleStore } from '../rule-store.js';
 import { createPgContextBundleStore } from './context-bundle-store.js';
 import { createPgKeyStore } from './key-store.js';
 import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
 import { createPgMemoryStore } from './memory-store.js';
-import { openPg } from './open.js';
-import { createPgRuleStore } from './rule-store.js';
+import { openPg, parseDatabaseUrl } from './open.js';
 import { createPgSavedThreadStore } from './saved-thread-store.js';
 import { createPgSkillsStore } from './skills-store.js';
+import { createPgSqlDb } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
 import { createPgWikiStore } from './wiki-store.js';
@@ -19,13 +20,15 @@ import { createPgWorkingMemoryStore } from './working-memory-store.js';
 export function openPostgresStores(url: string, options: PgSyncOptions = {}): Stores {
   const db = openPg(url, options);
   const transcripts = createPgTranscriptStore(db);
+  // The stores moved to storage/sql.ts (rules so far) share one pool; the rest still use db.pg.
+  const pool = createPgSqlDb(parseDatabaseUrl(url).url, { ...options, schema: db.schema });
   return lazyStores({
     kind: 'postgres',
     location: db.schema === 'public' ? db.pg.label : `${db.pg.label}?schema=${db.schema}`,
     capabilities: db.capabilities,
     transcripts,
     memories: () => createPgMemoryStore(db),
-    rules: () => createPgRuleStore(db),
+    rules: () => createRuleStore(pool),
     skills: () => createPgSkillsStore(db),
     wiki: () => createPgWikiStore(db),
     saved: () => createPgSavedThreadStore(db),
@@ -40,6 +43,9 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
         'tapedeck redact works on the SQLite store for now; on PostgreSQL, export, then import into a fresh schema (import masks with today’s rules)',
       );
     },
-    close: () => db.pg.close(),
+    close: () => {
+      db.pg.close();
+      void pool.close();
+    },
   });
 }

@@ -1,15 +1,16 @@
 /** The SQLite backend: every store over one embedded file, each built on first use. */
 import type { Stores } from '../../ports/stores.js';
 import { lazyStores } from '../lazy-stores.js';
+import { createRuleStore } from '../rule-store.js';
 import { createSqliteContextBundleStore } from './context-bundle-store.js';
 import { createSqliteKeyStore } from './key-store.js';
 import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
 import { remaskSqlite } from './remask.js';
-import { createSqliteRuleStore } from './rule-store.js';
 import { createSqliteSavedThreadStore } from './saved-thread-store.js';
 import { createSqliteSkillsStore } from './skills-store.js';
+import { createSqliteSqlDb } from './sql-db.js';
 import { createSqliteTranscriptStore } from './transcript-store.js';
 import { createSqliteWikiStore } from './wiki-store.js';
 import { createSqliteWorkingMemoryStore } from './working-memory-store.js';
@@ -24,7 +25,7 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     capabilities: { trigram: false, vectors: false },
     transcripts,
     memories: () => createSqliteMemoryStore(db),
-    rules: () => createSqliteRuleStore(db),
+    rules: () => createRuleStore(createSqliteSqlDb(db)),
     skills: () => createSqliteSkillsStore(db, path),
     wiki: () => createSqliteWikiStore(db, path),
     saved: () => createSqliteSavedThreadStore(db),

@@ -26,7 +26,7 @@ export function registerContextBundleCommands(program: Command): void {
         const { printJson, warn } = await import('../output.js');
         const engine = openEngine(f);
         try {
-          const b = engine.contextBundle.build({
+          const b = await engine.contextBundle.build({
             agent: f.agent,
             project: f.project ? resolve(f.project) : undefined,
             space: f.space,

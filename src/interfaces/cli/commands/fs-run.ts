@@ -28,13 +28,13 @@ const scope = (f: FsFlags) => ({ space: f.space, cwd: process.cwd() });
 /** Run against the engine; print JSON or the human text, and any note on stderr. */
 async function withEngine<R>(
   flags: FsFlags,
-  fn: (e: Engine) => R,
+  fn: (e: Engine) => R | Promise<R>,
   human: (r: R) => string,
   note?: (r: R) => string | null,
 ): Promise<void> {
   const engine = openEngine(flags);
   try {
-    const r = fn(engine);
+    const r = await fn(engine);
     if (flags.json) printJson(r);
     else {
       const text = human(r);

@@ -13,7 +13,7 @@ export async function runMigrate(flags: MigrateFlags): Promise<void> {
   const config = loadConfig({ home: flags.home, db: flags.db });
   const to = flags.to?.trim() ?? '';
   if (isDatabaseUrl(to)) await loadBackends({ databaseUrl: to });
-  const r = migrateTo(config, flags.to ?? '', (p) => {
+  const r = await migrateTo(config, flags.to ?? '', (p) => {
     if (!flags.json && process.stderr.isTTY)
       warn(`threads ${p.threads} (copied ${p.copied}, already there ${p.skipped}), steps ${p.steps}`);
   });

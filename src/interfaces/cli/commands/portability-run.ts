@@ -31,7 +31,11 @@ export function describeCounts(c: Counts): string {
 export async function runExport(dir: string, f: PortabilityFlags): Promise<void> {
   const engine = openEngine(f);
   try {
-    const r = engine.portability.export(dir, { space: f.space, allSpaces: f.allSpaces, cwd: process.cwd() });
+    const r = await engine.portability.export(dir, {
+      space: f.space,
+      allSpaces: f.allSpaces,
+      cwd: process.cwd(),
+    });
     if (f.json) printJson(r);
     else
       print(
@@ -45,7 +49,7 @@ export async function runExport(dir: string, f: PortabilityFlags): Promise<void>
 export async function runImport(dir: string, f: PortabilityFlags): Promise<void> {
   const engine = openEngine(f);
   try {
-    const r = engine.portability.import(dir, { space: f.space, dryRun: f.dryRun });
+    const r = await engine.portability.import(dir, { space: f.space, dryRun: f.dryRun });
     if (f.json) {
       printJson(r);
       return;

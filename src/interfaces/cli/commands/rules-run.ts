@@ -27,22 +27,24 @@ function formatRule(r: Rule | ResolvedRule, i?: number): string {
           .split('\n')
           .map((l) => `   ${l}`)
           .join('\n')}`;
-  return `${head}\n${meta}${body}`;
+  const note = r.note ? `\n${dim(`   note: ${r.note}`)}` : '';
+  return `${head}\n${meta}${body}${note}`;
 }
 
 export async function runRulesAdd(
   words: string[],
-  f: GlobalFlags & { title?: string; scope?: string; priority?: string; disabled?: boolean },
+  f: GlobalFlags & { title?: string; scope?: string; priority?: string; disabled?: boolean; note?: string },
 ): Promise<void> {
   const body = words.length === 1 && words[0] === '-' ? readFileSync(0, 'utf8') : words.join(' ');
   const engine = openEngine(f);
   try {
-    const rule = engine.rules.add({
+    const rule = await engine.rules.add({
       body,
       title: f.title,
       scope: scopeArg(f.scope),
       priority: f.priority,
       enabled: !f.disabled,
+      note: f.note,
     });
     if (f.json) printJson(rule);
     else print(`Added rule:\n${formatRule(rule)}`);
@@ -57,7 +59,7 @@ export async function runRulesList(
   if (f.space && f.allSpaces) throw invalidInput('Give either --space or --all-spaces, not both');
   const engine = openEngine(f);
   try {
-    const r = engine.rules.list({
+    const r = await engine.rules.list({
       scope: scopeArg(f.scope),
       space: f.space,
       allSpaces: f.allSpaces,
@@ -84,17 +86,19 @@ export async function runRulesUpdate(
     priority?: string;
     enable?: boolean;
     disable?: boolean;
+    note?: string;
   },
 ): Promise<void> {
   if (f.enable && f.disable) throw invalidInput('Give either --enable or --disable, not both');
   const engine = openEngine(f);
   try {
-    const rule = engine.rules.update(id, {
+    const rule = await engine.rules.update(id, {
       body: f.body,
       title: f.title,
       scope: scopeArg(f.scope),
       priority: f.priority,
       enabled: f.enable ? true : f.disable ? false : undefined,
+      note: f.note,
     });
     if (f.json) printJson(rule);
     else print(`Updated rule:\n${formatRule(rule)}`);
@@ -108,7 +112,7 @@ export async function runRulesRemove(id: string, f: GlobalFlags & { yes?: boolea
     throw invalidInput('remove deletes a rule for good; confirm with --yes (or disable it instead)');
   const engine = openEngine(f);
   try {
-    const r = engine.rules.remove(id);
+    const r = await engine.rules.remove(id);
     if (f.json) printJson(r);
     else print(`Removed rule ${r.id}.`);
   } finally {
@@ -121,7 +125,7 @@ export async function runRulesResolve(
 ): Promise<void> {
   const engine = openEngine(f);
   try {
-    const r = engine.rules.resolve({
+    const r = await engine.rules.resolve({
       agent: f.agent,
       project: f.project ? resolve(f.project) : undefined,
       space: f.space,

@@ -21,6 +21,7 @@ export function registerRulesCommands(program: Command): void {
     .option('--scope <scope>', SCOPE)
     .option('--priority <n>', 'higher applies first, -1000 to 1000 (default 0)')
     .option('--disabled', 'save it switched off')
+    .option('--note <text>', 'why the rule exists or where it came from')
     .addOption(jsonOpt())
     .action(action(async (flags, words: string[]) => (await run()).runRulesAdd(words, flags)));
 
@@ -43,6 +44,7 @@ export function registerRulesCommands(program: Command): void {
     .option('--priority <n>', '-1000 to 1000')
     .option('--enable', 'switch it on')
     .option('--disable', 'switch it off')
+    .option('--note <text>', 'new note ("" clears it)')
     .addOption(jsonOpt())
     .action(action(async (flags, id: string) => (await run()).runRulesUpdate(id, flags)));
 

@@ -54,8 +54,8 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
     }),
     returns: '{rendered_markdown, markdown, content, source_app, agent, space, tokens, date}',
     handler: ({ c, engine, query }) =>
-      guarded(c, () => {
-        const b = engine.contextBundle.build({
+      guarded(c, async () => {
+        const b = await engine.contextBundle.build({
           agent: compatAgent(query.source_app),
           space: compatSpace(query.space ?? query.space_id),
           project: query.project || undefined,

@@ -13,6 +13,7 @@ const fields = {
     .describe('global (default), agent:<id>, project:<absolute path>, space:<name>'),
   priority: z.number().int().min(-1000).max(1000).optional().describe('Higher applies first (default 0)'),
   enabled: z.boolean().optional(),
+  note: z.string().max(1000).nullable().optional().describe('Why the rule exists or where it came from'),
 };
 
 export const RuleAddBody = z.strictObject({

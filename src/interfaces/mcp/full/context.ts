@@ -25,8 +25,8 @@ export function registerContextBundleTools(server: ToolRegistrar, engine: Engine
       },
       annotations: { title: 'Session context', ...READ },
     },
-    guard(({ agent, project, space, budget }) => {
-      const b = contextBundle.build({ agent, project, space, budget, cwd });
+    guard(async ({ agent, project, space, budget }) => {
+      const b = await contextBundle.build({ agent, project, space, budget, cwd });
       return {
         content: [{ type: 'text', text: b.markdown }],
         structuredContent: {

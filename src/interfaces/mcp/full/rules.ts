@@ -32,8 +32,8 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
       },
       annotations: READ,
     },
-    guard(({ agent, project, space }) => {
-      const r = rules.resolve({ agent, project, space, cwd });
+    guard(async ({ agent, project, space }) => {
+      const r = await rules.resolve({ agent, project, space, cwd });
       const head = `space ${r.space}${r.agent ? `, agent ${r.agent}` : ''}${r.project ? `, project ${r.project}` : ''}`;
       return text(
         r.rules.length ? `${head}\n${r.rules.map(renderRule).join('\n')}` : `${head}: no rules apply.`,
@@ -53,8 +53,8 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
       },
       annotations: READ,
     },
-    guard(({ scope, space, all_spaces }) => {
-      const r = rules.list({ scope, space, allSpaces: all_spaces, cwd });
+    guard(async ({ scope, space, all_spaces }) => {
+      const r = await rules.list({ scope, space, allSpaces: all_spaces, cwd });
       return text(r.rules.length ? r.rules.map(renderRule).join('\n') : 'No rules.');
     }),
   );
@@ -70,11 +70,12 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
         scope: z.string().optional().describe(`${SCOPE}; default global`),
         priority: z.number().int().optional().describe('Higher first; default 0'),
         enabled: z.boolean().optional(),
+        note: z.string().max(1000).optional().describe('Why the rule exists or where it came from'),
       },
       annotations: WRITE,
     },
-    guard((input) => {
-      const r = rules.add(input);
+    guard(async (input) => {
+      const r = await rules.add(input);
       return text(`added: ${renderRule(r, 0).slice(3)}`);
     }),
   );
@@ -91,10 +92,13 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
         scope: z.string().optional(),
         priority: z.number().int().optional(),
         enabled: z.boolean().optional(),
+        note: z.string().max(1000).optional().describe('"" clears it'),
       },
       annotations: { ...WRITE, idempotentHint: true },
     },
-    guard(({ id, ...patch }) => text(`updated: ${renderRule(rules.update(id, patch), 0).slice(3)}`)),
+    guard(async ({ id, ...patch }) =>
+      text(`updated: ${renderRule(await rules.update(id, patch), 0).slice(3)}`),
+    ),
   );
 
   server.registerTool(
@@ -106,7 +110,7 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
       inputSchema: { id: z.string(), confirm: z.boolean().optional() },
       annotations: DESTRUCTIVE,
     },
-    guard(({ id, confirm }) => {
+    guard(async ({ id, confirm }) => {
       if (confirm !== true)
         return {
           isError: true,
@@ -117,7 +121,7 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
             },
           ],
         };
-      return text(`removed rule ${rules.remove(id).id}`);
+      return text(`removed rule ${(await rules.remove(id)).id}`);
     }),
   );
 }

@@ -27,11 +27,11 @@ export function registerContextTool(server: ToolRegistrar, engine: Engine, guard
       outputSchema: { tokens: z.number(), omitted: z.number() },
       annotations: LEAN_READ,
     },
-    guard(({ part = 'bundle', agent, project, budget }) => {
+    guard(async ({ part = 'bundle', agent, project, budget }) => {
       const cwd = process.cwd();
       const dir = projectPath(project);
       if (part === 'rules') {
-        const r = engine.rules.resolve({ agent, project: dir, cwd });
+        const r = await engine.rules.resolve({ agent, project: dir, cwd });
         const text = r.rules.length ? r.rules.map(renderRule).join('\n') : 'No rules apply.';
         return reply(text, { tokens: estimateTokens(text), omitted: 0 });
       }
@@ -39,7 +39,7 @@ export function registerContextTool(server: ToolRegistrar, engine: Engine, guard
         const text = engine.workingMemory.read({ cwd }).markdown;
         return reply(text, { tokens: estimateTokens(text), omitted: 0 });
       }
-      const b = engine.contextBundle.build({ agent, project: dir, budget, cwd });
+      const b = await engine.contextBundle.build({ agent, project: dir, budget, cwd });
       return reply(b.markdown, { tokens: b.tokens, omitted: b.omitted.length });
     }),
   );

@@ -25,12 +25,12 @@ function entryLine(e: FsEntry): string {
 }
 
 /** A folder listed, or a file read (a window of lines): what `fs` and `read` show for a path. */
-export function openPath(
+export async function openPath(
   fs: FsService,
   path: string,
   lines: string | undefined,
-): { text: string; path: string; more: boolean } {
-  const l = fs.ls(path, { max: 100 });
+): Promise<{ text: string; path: string; more: boolean }> {
+  const l = await fs.ls(path, { max: 100 });
   if (l.kind === 'dir') {
     const body = l.entries.length ? l.entries.map(entryLine).join('\n') : '(empty)';
     const more =
@@ -41,7 +41,7 @@ export function openPath(
       more: false,
     };
   }
-  const r = fs.cat(path, { lines: lines ?? `1-${CAT_DEFAULT_LINES}` });
+  const r = await fs.cat(path, { lines: lines ?? `1-${CAT_DEFAULT_LINES}` });
   const of = r.total_lines === null ? 'more' : String(r.total_lines);
   const more = r.more ? `\n(more: lines=${r.to + 1}-)` : '';
   return {
@@ -70,7 +70,7 @@ export function registerFsTool(server: ToolRegistrar, engine: Engine, guard: Gua
       annotations: LEAN_DESTRUCTIVE,
     },
     guard(
-      fsHints(({ action, path = '/', query, lines, content, confirm }) => {
+      fsHints(async ({ action, path = '/', query, lines, content, confirm }) => {
         const need = (v: string | undefined, what: string) => {
           if (!v) throw invalidInput(`${action} needs ${what}`);
           return v;
@@ -78,11 +78,11 @@ export function registerFsTool(server: ToolRegistrar, engine: Engine, guard: Gua
         switch (action) {
           case 'ls':
           case 'cat': {
-            const r = openPath(fs, path, lines);
+            const r = await openPath(fs, path, lines);
             return reply(r.text, { path: r.path, more: r.more });
           }
           case 'find': {
-            const r = fs.find(path, { name: query });
+            const r = await fs.find(path, { name: query });
             const body = r.entries.map((x) => (x.kind === 'dir' ? `${x.path}/` : x.path)).join('\n');
             return reply(`${body || '(nothing found)'}${r.note ? `\n(partial: ${r.note})` : ''}`, {
               path,
@@ -90,7 +90,7 @@ export function registerFsTool(server: ToolRegistrar, engine: Engine, guard: Gua
             });
           }
           case 'grep': {
-            const r = fs.grep(need(query, 'query (a regex)'), path, {});
+            const r = await fs.grep(need(query, 'query (a regex)'), path, {});
             const body = r.matches.map((m) => `${m.path}:${m.line}:${m.text}`).join('\n');
             return reply(
               `${body || `(no match in ${r.files_searched} files)`}${r.note ? `\n(partial: ${r.note})` : ''}`,
@@ -98,7 +98,7 @@ export function registerFsTool(server: ToolRegistrar, engine: Engine, guard: Gua
             );
           }
           case 'recall': {
-            const r = fs.recall(need(query, 'query'), path, { limit: 8 });
+            const r = await fs.recall(need(query, 'query'), path, { limit: 8 });
             const body = r.hits
               .map((h) => `${h.path} — ${h.title}\n  ${h.snippet.replace(/\s+/g, ' ')}`)
               .join('\n');
@@ -109,7 +109,7 @@ export function registerFsTool(server: ToolRegistrar, engine: Engine, guard: Gua
           }
           case 'write': {
             if (content === undefined) throw invalidInput('write needs content (the whole file)');
-            const r = fs.write(path, content);
+            const r = await fs.write(path, content);
             return reply(`${r.note} (${r.link})`, { path: r.canonical, more: false });
           }
           case 'rm': {
@@ -117,7 +117,7 @@ export function registerFsTool(server: ToolRegistrar, engine: Engine, guard: Gua
               return refuse(
                 `Not removed: rm needs confirm: true. It would forget, remove or archive ${path} (undoable). Ask the user first if unsure.`,
               );
-            const r = fs.rm(path);
+            const r = await fs.rm(path);
             return reply(`${r.status} ${r.path} (undo: ${r.undo})`, { path: r.path, more: false });
           }
         }
@@ -130,10 +130,10 @@ const NOT_FOUND_HINT = 'fs action=ls on the nearest folder shows what exists.';
 const PATH_HINT = 'paths start at / (e.g. /memories/by-id); no "..", no paths on this machine.';
 
 /** fs errors get fs hints rather than the generic ones. */
-function fsHints<A>(fn: (args: A) => CallToolResult): (args: A) => CallToolResult {
-  return (args) => {
+function fsHints<A>(fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
     try {
-      return fn(args);
+      return await fn(args);
     } catch (e) {
       if (!isTapedeckError(e)) throw e;
       const hint =

@@ -31,7 +31,7 @@ export function registerReadTool(server: ToolRegistrar, engine: Engine, guard: G
       outputSchema: { link: z.string(), next: z.number().nullable() },
       annotations: LEAN_READ,
     },
-    guard(({ ref, window = 3, from, limit = 20 }) => {
+    guard(async ({ ref, window = 3, from, limit = 20 }) => {
       const r = ref.trim();
       if (r.startsWith(MEMORY_LINK_PREFIX) || UUID.test(r)) {
         const m = engine.memories.get(memoryRef(r));
@@ -39,7 +39,7 @@ export function registerReadTool(server: ToolRegistrar, engine: Engine, guard: G
       }
       if (r.startsWith('/') || (r.startsWith('tapedeck://') && !r.startsWith(THREAD_LINK_PREFIX))) {
         const lines = from !== undefined ? `${from + 1}-${from + limit}` : undefined;
-        const p = openPath(engine.fs, r, lines);
+        const p = await openPath(engine.fs, r, lines);
         return reply(p.text, { link: p.path, next: null });
       }
       const { thread, step } = threadRef(r);

@@ -35,7 +35,7 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
       outputSchema: { link: z.string(), status: z.string() },
       annotations: LEAN_DESTRUCTIVE,
     },
-    guard(({ action = 'add', id, content, type, labels, project, thread, scope, confirm }) => {
+    guard(async ({ action = 'add', id, content, type, labels, project, thread, scope, confirm }) => {
       const cwd = process.cwd();
       const need = <T>(v: T | undefined, what: string): T => {
         if (v === undefined || v === '') throw invalidInput(`${action} needs ${what}`);
@@ -81,7 +81,7 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
           });
         }
         case 'rule': {
-          const r = engine.rules.add({ body: need(content, 'content'), scope: ruleScope(scope) });
+          const r = await engine.rules.add({ body: need(content, 'content'), scope: ruleScope(scope) });
           return reply(`added rule: ${renderRule(r, 0).slice(3)}`, {
             link: `rule:${r.id}`,
             status: 'created',

@@ -21,4 +21,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 8, name: 'api-keys', sql: m008 },
   { version: 9, name: 'neighbours', sql: m009 },
   { version: 10, name: 'source-gone', sql: m010 },
+  // Why a rule exists or where it came from (docs/ARCHITECTURE.md, the worked example).
+  { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
 ];

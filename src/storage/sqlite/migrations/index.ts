@@ -9,7 +9,7 @@ import { sql as m008 } from './008-api-keys.js';
 import { sql as m009 } from './009-neighbours.js';
 import { sql as m010 } from './010-source-gone.js';
 import { sql as m011 } from './011-fts-hashsize.js';
-import { sql as m015 } from './015-neighbour-weight.js';
+import { sql as m013 } from './013-neighbour-weight.js';
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -24,5 +24,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 9, name: 'neighbours', sql: m009 },
   { version: 10, name: 'source-gone', sql: m010 },
   { version: 11, name: 'fts-hashsize', sql: m011 },
-  { version: 15, name: 'neighbour-weight', sql: m015 },
+  // Why a rule exists or where it came from (docs/ARCHITECTURE.md, the worked example).
+  { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
+  { version: 13, name: 'neighbour-weight', sql: m013 },
 ];

@@ -1,5 +1,5 @@
 /**
- * The neighbour column's weight in FTS5's impact order (the rare-word probe keeps the best of its
+ * Migration 013. The neighbour column's weight in FTS5's impact order (the rare-word probe keeps the best of its
  * matches by it) goes from 0.3 to 0.6. A reply found by the question it answers matches only in
  * its neighbour field; at 0.3 it fell below the probe's cut among many matches of the same words
  * in steps' own text, where PostgreSQL's impact order (which holds no column weights) kept it:

@@ -1,0 +1,89 @@
+/**
+ * The one database access layer the shared stores are written against (issue #13): an async
+ * database with a tagged-template query (`sql\`… ${value} …\``) that each dialect compiles to its
+ * own placeholders (`?` for SQLite, `$1…` for PostgreSQL), and one transaction call. A store over
+ * this runs unchanged on both backends; dialect code lives only in the two small adapters
+ * (`sqlite/sql-db.ts`, `postgres/sql-pool.ts`) and in `dialect` checks where the engines really
+ * differ. Kept small on purpose instead of Kysely: the same shape (Kysely's `sql` tag and
+ * dialect split) without 280 modules to load on a hook's or CLI's path.
+ */
+
+/** A piece of SQL with its parameters kept apart from the text. */
+export interface Sql {
+  readonly strings: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+const RAW = Symbol('raw');
+interface Raw {
+  readonly [RAW]: string;
+}
+const isSql = (v: unknown): v is Sql =>
+  typeof v === 'object' && v !== null && 'strings' in v && 'values' in v;
+const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && RAW in v;
+
+/** Build a query: interpolated values become parameters, nested `sql` fragments are spliced in. */
+export function sql(strings: TemplateStringsArray | readonly string[], ...values: unknown[]): Sql {
+  return { strings: [...strings], values };
+}
+
+/** Fragments joined by `separator` (e.g. ' OR '); an empty list gives an empty fragment. */
+sql.join = (parts: readonly Sql[], separator: string): Sql =>
+  parts.length === 0 ? sql`` : sql(['', ...parts.slice(1).map(() => separator), ''], ...parts);
+
+/** Trusted SQL text (an identifier or keyword chosen by the code, never user input). */
+sql.raw = (text: string): Raw => ({ [RAW]: text });
+
+/** Compile to text and parameters; `placeholder(n)` writes the n-th (1-based) parameter. */
+export function compile(q: Sql, placeholder: (n: number) => string): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const walk = (s: Sql): string => {
+    let text = s.strings[0];
+    s.values.forEach((v, i) => {
+      if (isSql(v)) text += walk(v);
+      else if (isRaw(v)) text += v[RAW];
+      else {
+        params.push(v);
+        text += placeholder(params.length);
+      }
+      text += s.strings[i + 1];
+    });
+    return text;
+  };
+  return { text: walk(q), params };
+}
+
+/** Queries on one connection (inside a transaction, or any connection of the database). */
+export interface SqlQueries {
+  /** Every row the query returns. */
+  all<T>(q: Sql): Promise<T[]>;
+  /** The first row, or undefined. */
+  one<T>(q: Sql): Promise<T | undefined>;
+  /** Run a statement; the number of rows it touched. */
+  run(q: Sql): Promise<number>;
+}
+
+export interface SqlDb extends SqlQueries {
+  /** Where engines really differ (row locks, full text): a capability, read by the store. */
+  readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Run `fn` in one write transaction: committed when it resolves, rolled back when it throws.
+   * SQLite: BEGIN IMMEDIATE behind a mutex (one connection, writers queue). PostgreSQL: one
+   * pooled connection for the transaction; other connections go on serving.
+   */
+  transaction<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * One lane: each `run` waits for the previous one to settle. SQLite has one connection, so a
+ * transaction must own it from BEGIN to COMMIT (Kysely's ConnectionMutex, the same idea).
+ */
+export function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const next = tail.then(fn, fn);
+    tail = next.catch(() => {});
+    return next;
+  };
+}

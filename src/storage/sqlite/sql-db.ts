@@ -1,0 +1,62 @@
+/**
+ * The SQLite side of storage/sql.ts: better-sqlite3 stays synchronous underneath; each query and
+ * each transaction takes the one-lane mutex, so a transaction owns the connection from BEGIN
+ * IMMEDIATE to COMMIT. Errors are mapped here once (mapSqliteError). The synchronous stores share
+ * the connection: a transaction here awaits only these calls, which settle without yielding to
+ * I/O, so no synchronous store ever runs inside one half-done.
+ */
+import { compile, createMutex, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import { type Db, mapSqliteError } from './open.js';
+
+/** The shared stores' database over an open SQLite file. */
+export function createSqliteSqlDb(db: Db): SqlDb {
+  const lane = createMutex();
+  const guarded = async <T>(fn: () => T): Promise<T> => {
+    try {
+      return fn();
+    } catch (e) {
+      throw mapSqliteError(e, db.name);
+    }
+  };
+  const prepare = (q: Sql) => {
+    const { text, params } = compile(q, () => '?');
+    return { stmt: db.prepare(text), params };
+  };
+  const queries: SqlQueries = {
+    all: <T>(q: Sql) =>
+      guarded(() => {
+        const { stmt, params } = prepare(q);
+        return stmt.all(...params) as T[];
+      }),
+    one: <T>(q: Sql) =>
+      guarded(() => {
+        const { stmt, params } = prepare(q);
+        return stmt.get(...params) as T | undefined;
+      }),
+    run: (q: Sql) =>
+      guarded(() => {
+        const { stmt, params } = prepare(q);
+        return stmt.run(...params).changes;
+      }),
+  };
+  return {
+    dialect: 'sqlite',
+    all: (q) => lane(() => queries.all(q)),
+    one: (q) => lane(() => queries.one(q)),
+    run: (q) => lane(() => queries.run(q)),
+    transaction: (fn) =>
+      lane(async () => {
+        await guarded(() => db.exec('BEGIN IMMEDIATE'));
+        try {
+          const out = await fn(queries);
+          await guarded(() => db.exec('COMMIT'));
+          return out;
+        } catch (e) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw e;
+        }
+      }),
+    // The file belongs to the SQLite backend, which closes it.
+    close: async () => {},
+  };
+}
