@@ -77,7 +77,7 @@ export function buildProgram({ json = false }: ProgramOptions = {}): Command {
     )
     .option(
       '--explain',
-      "show each hit's score components (lexical, neighbours, session, role, date, recency)",
+      "show each hit's score components (lexical, neighbours, session, role, reason, date, recency, copy)",
     )
     .option('--now <date>', 'the date the question is asked on ("last week", "yesterday"; default: now)')
     .option('--no-index', 'do not refresh the index before searching')
