@@ -113,6 +113,21 @@ export function spokenBy(text: string, names: readonly string[]): boolean {
   });
 }
 
+const GREETING =
+  '(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)';
+
+/**
+ * A function that blanks each place a text speaks *to* one of `names` ("Hey Nils!", "Thanks,
+ * Mei."): there the name says who is spoken to, not what about, and in a conversation between
+ * two people it is in nearly every turn, so it must not count as the question's word.
+ */
+export function vocativeBlanker(names: readonly string[]): (text: string) => string {
+  if (names.length === 0) return (t) => t;
+  const alt = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const re = new RegExp(`\\b(${GREETING}\\W+)(?:${alt})\\b|(,\\s*)(?:${alt})(?=\\s*[!.?,])`, 'gi');
+  return (t) => t.replace(re, (_m, greeting?: string, comma?: string) => greeting ?? comma ?? '');
+}
+
 /**
  * Whether a step speaks to one of `names` ("Hi Maria!", "Thanks, Maria."): in a two-person
  * conversation the name is then the other speaker, which tells who `names` speaks as.

@@ -12,7 +12,7 @@
 import { isTurn, splitContext } from '../core/neighbours.js';
 import type { ParsedQuery } from '../core/query.js';
 import type { DateSpan } from '../core/question-dates.js';
-import { addresses, type RoleCue, spokenBy } from '../core/question-role.js';
+import { addresses, type RoleCue, spokenBy, vocativeBlanker } from '../core/question-role.js';
 import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
 import { createLexicalScorer } from './lexical.js';
 import { WEIGHTS as W } from './weights.js';
@@ -96,6 +96,8 @@ export function rankCandidates(
   const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
   const lexical = createLexicalScorer(query, stats, (t) => (names.has(t.text) ? W.nameTerm : 1));
   const wantsPrompts = cues.role.role === 'user';
+  // "Hey Nils!" names who is spoken to: a named person's greetings are not the question's word.
+  const unaddressed = vocativeBlanker(cues.role.names);
   // 1. Each step's own relevance.
   // `own`: the step's own words. `carry`: for a reply, the prompt before it (its question);
   // `near`: any adjacent turn. Both from the neighbour field or the adjacent candidates.
@@ -111,7 +113,7 @@ export function rankCandidates(
   };
   const scored: Scored[] = [];
   for (const c of candidates) {
-    const lex = lexical(c.text, c.chars, c.context);
+    const lex = lexical(unaddressed(c.text), c.chars, unaddressed(c.context));
     const question = c.kind === 'prompt' && isQuestion(c.text);
     const kw = W.kind[c.kind] ?? 1;
     const lift = kw * (1 + W.coverage * lex.coverage * lex.coverage);
@@ -193,12 +195,19 @@ export function rankCandidates(
 
   // 4. Priors, and the sum. A named person speaks as the role the other side greets by name.
   const { date, role } = cues;
+  // A session where the named people are spoken to or speak is theirs: their greetings no longer
+  // count as words (above), so this is what says which conversation the question is about.
   const speakerRole = new Map<string, string>();
+  const present = new Map<string, number>();
   if (role.names.length > 0)
     for (const [id, list] of byThread) {
       const greeted = new Map<string, number>();
-      for (const s of list)
+      const seen = new Set<string>();
+      for (const s of list) {
+        for (const n of role.names) if (addresses(s.c.text, [n]) || spokenBy(s.c.text, [n])) seen.add(n);
         if (addresses(s.c.text, role.names)) greeted.set(s.c.role, (greeted.get(s.c.role) ?? 0) + 1);
+      }
+      if (seen.size > 0) present.set(id, seen.size / role.names.length);
       const by = [...greeted.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
       if (by === 'user' || by === 'assistant') speakerRole.set(id, by === 'user' ? 'assistant' : 'user');
     }
@@ -210,6 +219,7 @@ export function rankCandidates(
       (spokenBy(c.text, role.names) || (speakerRole.get(c.threadId) === c.role && isTurn(c.kind)))
     )
       rolePart += W.speaker;
+    rolePart += W.participants * (present.get(c.threadId) ?? 0);
     const datePart = date
       ? (inSpan(c.timestamp, date) ? W.dateStep : 0) + (sessionOverlaps(c, date) ? W.dateSession : 0)
       : 0;

@@ -1,11 +1,11 @@
 /** Question or keywords in, ranked hits (or sessions) with snippets and provenance out. */
 import { parseQuery } from '../core/query.js';
 import { findDateSpan } from '../core/question-dates.js';
-import { roleCue } from '../core/question-role.js';
+import { addresses, roleCue } from '../core/question-role.js';
 import { makeSnippet } from '../core/snippet.js';
 import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
-import type { SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
+import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
 import { type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
@@ -107,6 +107,21 @@ function diversify(ranked: RankedStep[], n: number, perThread: number): RankedSt
   return picked;
 }
 
+/** The project whose steps speak to the named people most often (at least twice), if any. */
+export function participantsProject(
+  candidates: readonly Candidate[],
+  names: readonly string[],
+): string | null {
+  if (names.length === 0) return null;
+  const count = new Map<string, number>();
+  for (const c of candidates)
+    if (c.project && addresses(c.text, names)) count.set(c.project, (count.get(c.project) ?? 0) + 1);
+  let best: string | null = null;
+  let most = 1;
+  for (const [p, k] of count) if (k > most) [best, most] = [p, k];
+  return best;
+}
+
 /**
  * Search indexed transcripts. Dates named in the question boost steps and sessions in that span
  * and are not searched as words; "what did I/you…" and names give a role or speaker prior.
@@ -133,7 +148,17 @@ export function searchTranscripts(
   let parsed = parseQuery(words);
   if (parsed.terms.length === 0) parsed = parseQuery(query);
   const want = by === 'thread' ? n * STEPS_PER_THREAD : n;
-  const { stats, candidates } = store.candidates(parsed, filters, Math.max(CANDIDATES, want * 4));
+  const limitC = Math.max(CANDIDATES, want * 4);
+  const { stats, candidates } = store.candidates(parsed, filters, limitC);
+  // People named in the question: their conversation's other turns rarely repeat their names
+  // (only the greetings do), so the first pass finds the words mostly in other people's
+  // sessions. Read candidates again within the project where they are spoken to most.
+  const home = filters.project || filters.thread ? null : participantsProject(candidates, role.names);
+  if (home) {
+    const seen = new Set(candidates.map((c) => c.rowid));
+    for (const c of store.candidates(parsed, { ...filters, project: home }, limitC).candidates)
+      if (!seen.has(c.rowid)) candidates.push(c);
+  }
   const why = WHY.test(query);
   const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why }, now);
 

@@ -44,6 +44,11 @@ export const WEIGHTS = {
   role: 0.15,
   /** Prior for a step spoken by a person the question names. */
   speaker: 0.12,
+  /**
+   * Prior for a session where the people the question names are spoken to or speak ("Hey Nils!",
+   * "Maria: …"), times the share of them found there.
+   */
+  participants: 0.8,
   /** A person's name in the question weighs this share of its idf as a word. */
   nameTerm: 0.5,
   /** A why-question: a step that gives a reason ("because…") gains this share of its lexical score. */
