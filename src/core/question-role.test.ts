@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addresses, roleCue, spokenBy } from './question-role.js';
+import { addresses, roleCue, spokenBy, vocativeBlanker } from './question-role.js';
 
 test('who the question asks about: I → user, you → assistant, the earlier cue wins', () => {
   assert.deepEqual(roleCue('what did I ask about the webhook retries?').role, 'user');
@@ -27,4 +27,16 @@ test('a step spoken by a name, and a step speaking to one', () => {
   assert.ok(addresses('Hi Mei! How was the trip?', ['Mei']));
   assert.ok(addresses('That is wonderful, Mei!', ['Mei']));
   assert.ok(!addresses('Mei went to Sydney', ['Nils']));
+});
+
+test('a name spoken to is blanked for scoring; a name spoken about or speaking is kept', () => {
+  const blank = vocativeBlanker(['Nils', 'Mei']);
+  assert.equal(
+    blank('Hey Nils! I have been struggling with sleep'),
+    'Hey ! I have been struggling with sleep',
+  );
+  assert.equal(blank('That is wonderful, Mei! Well done'), 'That is wonderful, ! Well done');
+  assert.equal(blank('Nils went to Lisbon'), 'Nils went to Lisbon');
+  assert.equal(blank('Mei: the deploy is green'), 'Mei: the deploy is green');
+  assert.equal(vocativeBlanker([])('Hey Nils!'), 'Hey Nils!');
 });
