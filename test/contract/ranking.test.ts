@@ -180,6 +180,52 @@ for (const b of BACKENDS) {
   });
 }
 
+// A conversation between two people, its names only in the greetings, among many other sessions
+// that share its words: the candidates are read again in the project where the named people are
+// spoken to, so the answer is found at all.
+for (const b of BACKENDS) {
+  test(`a named person's conversation is searched in its own project (${b.name})`, { skip: b.skip }, (t) => {
+    const h = backendHome(b.name);
+    t.after(h.cleanup);
+    const inProject = (cwd: string, line: string) => JSON.stringify({ ...JSON.parse(line), cwd });
+    const chat = '/home/dev/chats/mei-and-nils';
+    const turns: Turn[] = [
+      ['user', 'Hey Nils! How was your weekend?'],
+      ['assistant', 'Hi Mei! Quiet, I mostly cleaned the flat.'],
+      ['user', 'I have been struggling with sleep lately, any tips?'],
+      ['assistant', 'Try no screens for an hour before bed and the same wake-up time every day.'],
+    ];
+    const session = 'c0000001-aaaa-4bbb-8ccc-dddddddddddd';
+    h.write(
+      `.claude/projects/-home-dev-chats-mei-and-nils/${session}.jsonl`,
+      `${turns.map(([role, text], i) => inProject(chat, claudeLine(session, role, text, `2026-03-0${i + 1}T10:00:00.000Z`))).join('\n')}\n`,
+    );
+    // Other people's sleep talk, more than one candidate read holds.
+    for (let n = 0; n < 12; n++) {
+      const other = `0000${String(n).padStart(4, '0')}-bbbb-4bbb-8ccc-dddddddddddd`;
+      const lines: string[] = [];
+      for (let i = 0; i < 30; i++)
+        lines.push(
+          claudeLine(
+            other,
+            i % 2 ? 'assistant' : 'user',
+            `Sleep was short again, sleep log entry ${n * 30 + i}, sleep.`,
+          ),
+        );
+      h.write(claudePath(other), `${lines.join('\n')}\n`);
+    }
+    const e = h.engine();
+    t.after(() => e.close());
+    e.transcripts.index();
+    const r = e.transcripts.search('What did Nils suggest to Mei for sleep?', { limit: 10 });
+    assert.equal(
+      `${r.hits[0]?.thread}:${r.hits[0]?.step}`,
+      `claude-code:${session}:3`,
+      JSON.stringify(r.hits.map((x) => [x.thread, x.step, x.snippet])),
+    );
+  });
+}
+
 // The CLI (runs dist/: `npm run build` first).
 for (const b of BACKENDS) {
   test(`tapedeck search --explain and --by thread (${b.name})`, { skip: b.skip }, (t) => {
