@@ -6,6 +6,7 @@
  * moving Tapedeck or switching Node versions; `tapedeck status` reports a command whose files are gone.
  */
 import { shellCommand } from '../../core/shell-quote.js';
+import { AGENT_IDS } from '../../core/types.js';
 
 export interface Invocation {
   node: string;
@@ -31,12 +32,11 @@ export function mcpEntry(inv: Invocation): { command: string; args: string[]; en
   };
 }
 
+const HOOK_COMMAND = new RegExp(
+  `(?:^|[\\s'"/\\\\])tapedeck(?:\\.js)?['"]?\\s+['"]?hook['"]?\\s+['"]?(?:${AGENT_IDS.join('|')})\\b`,
+);
+
 /** True for a hook command Tapedeck wrote (any installation, any version of the quoting). */
 export function isTapedeckHookCommand(command: unknown): boolean {
-  return (
-    typeof command === 'string' &&
-    /(?:^|[\s'"/\\])tapedeck(?:\.js)?['"]?\s+['"]?hook['"]?\s+['"]?(?:antigravity|claude-code|codex|gemini-cli)\b/.test(
-      command,
-    )
-  );
+  return typeof command === 'string' && HOOK_COMMAND.test(command);
 }

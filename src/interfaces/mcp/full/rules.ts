@@ -5,12 +5,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { AGENT_IDS } from '../../../core/types.js';
 import { DESTRUCTIVE, READ, WRITE } from '../annotations.js';
 import { renderRule } from '../render.js';
 import type { Guard } from '../server.js';
 import type { ToolRegistrar } from '../tool-list.js';
 
-const AGENTS = ['antigravity', 'claude-code', 'codex', 'gemini-cli'] as const;
 const SCOPE = 'global, agent:<id>, project:<absolute dir> or space:<name>';
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
@@ -26,7 +26,7 @@ export function registerRulesTools(server: ToolRegistrar, engine: Engine, guard:
       description:
         'The standing rules to follow now, in order, for this agent, project and space. Call at the start of a task when no context bundle was given.',
       inputSchema: {
-        agent: z.enum(AGENTS).optional(),
+        agent: z.enum(AGENT_IDS).optional(),
         project: z.string().optional().describe('Absolute project dir'),
         space: z.string().optional(),
       },
