@@ -262,3 +262,33 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(r.status, 401);
   });
 });
+
+describe('a space crowded out by another', () => {
+  test("a key's search finds its own step however many better matches other spaces hold", async () => {
+    const e = s.engine;
+    // 1,200 steps in beta that match the word better (it is all they say), newer than alpha's one.
+    e.savedThreads.import({
+      id: 'alpha-quokka',
+      space: 'alpha',
+      source: 'cursor',
+      messages: [{ role: 'user', content: 'We kept the quokka budget at three replicas because of the SLA' }],
+    });
+    for (let i = 0; i < 60; i++)
+      e.savedThreads.import({
+        id: `beta-crowd-${i}`,
+        space: 'beta',
+        source: 'cursor',
+        messages: Array.from({ length: 20 }, (_, j) => ({
+          role: 'user',
+          content: `quokka quokka ${i}-${j}`,
+        })),
+      });
+    const r = await alpha('/v1/search?q=quokka');
+    assert.deepEqual(
+      r.data.hits.map((h: { thread: string }) => h.thread),
+      ['alpha-quokka'],
+    );
+    const listed = await alpha('/v1/threads?limit=5');
+    assert.ok(listed.data.threads.every((t: { id: string }) => !t.id.startsWith('beta')));
+  });
+});

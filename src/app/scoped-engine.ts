@@ -54,7 +54,7 @@ function withoutServerFiles(engine: Engine, access: Access): Engine {
 export function scopeEngine(engine: Engine, access: Access): Engine {
   if (access.principal === 'local') return access.serverFiles ? engine : withoutServerFiles(engine, access);
   const gate = createGate(access);
-  const store = gate.restricted ? scopeTranscriptStore(engine.store, gate.sees) : engine.store;
+  const store = gate.access.spaces ? scopeTranscriptStore(engine.store, gate.access.spaces) : engine.store;
   const read = gate.restricted ? createTranscriptService(store, engine.indexer) : engine.transcripts;
   const transcripts: TranscriptService = {
     ...read,

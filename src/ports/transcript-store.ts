@@ -61,6 +61,8 @@ export interface SearchFilters {
   until?: string;
   roles?: Role[];
   thread?: string;
+  /** Only threads in these spaces (a space-limited caller); filtered in the query, none matches nothing. */
+  spaces?: readonly string[];
 }
 
 /**

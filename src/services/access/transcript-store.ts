@@ -3,8 +3,8 @@
  * exist for it (no hits, no steps, not listed, NOT_FOUND by id). Writes are not offered: saved
  * threads are changed through their own service, which the saved-threads gate checks.
  *
- * Search over-fetches candidates and drops other spaces' before ranking, so hits stay ranked
- * among the caller's own threads (a space filter inside the store's SQL would be tighter).
+ * Search and listings carry the caller's spaces down to the store's query (`SearchFilters.spaces`),
+ * so hits are ranked among the caller's own threads however many matches other spaces hold.
  */
 import type {
   SearchFilters,
@@ -14,38 +14,22 @@ import type {
 } from '../../ports/transcript-store.js';
 import { forbidden } from './access.js';
 
-/** Candidates fetched per wanted one when other spaces' must be dropped. */
-const OVERFETCH = 4;
-const MAX_CANDIDATES = 2000;
-/** Threads scanned at most when listing or counting through a space filter. */
+/** Threads counted at most for a space-limited caller's stats. */
 const MAX_SCAN = 100_000;
 
-export function scopeTranscriptStore(
-  store: TranscriptStore,
-  sees: (space: string) => boolean,
-): TranscriptStore {
+/** `store` as a caller who sees only `spaces` sees it. */
+export function scopeTranscriptStore(store: TranscriptStore, spaces: readonly string[]): TranscriptStore {
+  const allowed = new Set(spaces);
+  const sees = (space: string) => allowed.has(space);
+  const within = (filters: SearchFilters): SearchFilters => ({ ...filters, spaces });
   const visible = (id: string): ThreadRecord | undefined => {
     const t = store.getThread(id);
     return t && sees(t.space) ? t : undefined;
   };
 
   /** Visible threads matching `filters`, from `offset`, at most `limit`, in the store's order. */
-  function listVisible(filters: SearchFilters, limit: number, offset: number): ThreadRecord[] {
-    const out: ThreadRecord[] = [];
-    const page = Math.max(100, limit * 2);
-    let skip = offset;
-    for (let at = 0; at < MAX_SCAN; at += page) {
-      const rows = store.listThreads(filters, page, at);
-      for (const r of rows) {
-        if (!sees(r.space)) continue;
-        if (skip > 0) skip--;
-        else out.push(r);
-        if (out.length >= limit) return out;
-      }
-      if (rows.length < page) break;
-    }
-    return out;
-  }
+  const listVisible = (filters: SearchFilters, limit: number, offset: number): ThreadRecord[] =>
+    store.listThreads(within(filters), limit, offset);
 
   return {
     path: store.path,
@@ -60,16 +44,7 @@ export function scopeTranscriptStore(
     candidates(query, filters, limit) {
       if (filters.thread && !visible(filters.thread))
         return { ...store.candidates(query, filters, 1), candidates: [] };
-      const set = store.candidates(query, filters, Math.min(MAX_CANDIDATES, limit * OVERFETCH));
-      const spaceOf = new Map<string, boolean>();
-      const ok = (id: string) => {
-        const known = spaceOf.get(id);
-        if (known !== undefined) return known;
-        const v = visible(id) !== undefined;
-        spaceOf.set(id, v);
-        return v;
-      };
-      return { ...set, candidates: set.candidates.filter((c) => ok(c.threadId)).slice(0, limit) };
+      return store.candidates(query, within(filters), limit);
     },
     getThread: visible,
     getSteps: (id, from, to, limit) => (visible(id) ? store.getSteps(id, from, to, limit) : []),

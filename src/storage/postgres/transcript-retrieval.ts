@@ -98,6 +98,7 @@ export function filterWhere(f: SearchFilters, p: Param): string[] {
     );
   }
   if (f.thread) where.push(`t.id = ${p(f.thread)}`);
+  if (f.spaces) where.push(`t.space = ANY(${p([...f.spaces])}::text[])`);
   if (f.roles?.length) where.push(`s.role = ANY(${p(f.roles)}::text[])`);
   if (f.since) where.push(`s.ts >= ${p(f.since)}`);
   if (f.until) where.push(`s.ts <= ${p(f.until)}`);
@@ -239,7 +240,7 @@ export function createPgRetriever(db: PgStore): PgRetriever {
       };
       // The threads only when a filter is on them.
       const from =
-        filters.agents?.length || filters.project || filters.thread
+        filters.agents?.length || filters.project || filters.thread || filters.spaces
           ? `FROM steps s JOIN threads t ON t.tid = s.tid`
           : 'FROM steps s';
       const cond = (match: string) => [match, ...where].join(' AND ');

@@ -74,6 +74,10 @@ export function filterSql(f: SearchFilters): { where: string[]; params: unknown[
     where.push('t.id = ?');
     params.push(f.thread);
   }
+  if (f.spaces) {
+    where.push(f.spaces.length ? `t.space IN (${f.spaces.map(() => '?').join(',')})` : '0');
+    params.push(...f.spaces);
+  }
   if (f.roles?.length) {
     where.push(`s.role IN (${f.roles.map(() => '?').join(',')})`);
     params.push(...f.roles);
