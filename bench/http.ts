@@ -25,11 +25,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
 import { readLocalToken } from '../src/app/local-token.js';
-import { generateCorpus } from './generate.js';
+import { cachedStore } from './cached-store.js';
 import { percentile, round } from './stats.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -77,25 +76,7 @@ async function prepareHome(): Promise<{
     TAPEDECK_HOME: tapedeckHome,
     PATH: process.env.PATH ?? '',
   };
-  const data = join(ROOT, 'bench', '.data');
-  const corpus = join(data, `corpus-${STEPS}-s1`);
-  const db = join(data, `tapedeck-${STEPS}-s1.db`);
-  if (existsSync(db)) {
-    log(`copying ${db}`);
-    const src = new Database(db, { readonly: true, fileMustExist: true });
-    await src.backup(join(tapedeckHome, 'tapedeck.db'));
-    src.close();
-  } else {
-    if (!existsSync(join(corpus, 'manifest.json'))) {
-      log(`generating a ${STEPS}-step corpus`);
-      rmSync(corpus, { recursive: true, force: true });
-      await generateCorpus({ out: corpus, steps: STEPS, seed: 1 });
-    }
-    log('indexing');
-    const engine = createEngine(loadConfig({}, env), { locateHome: corpus });
-    engine.transcripts.index();
-    engine.close();
-  }
+  const corpus = await cachedStore(STEPS, tapedeckHome, env, log);
   if (BACKEND === 'postgres') {
     // The same store, copied into a fresh schema by `tapedeck migrate` (timed: it is a user path too).
     const schema = `bench_${process.pid}`;

@@ -21,12 +21,11 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
 import { AGENT_IDS } from '../src/core/types.js';
-import { generateCorpus } from './generate.js';
+import { cachedStore } from './cached-store.js';
 import { percentile, round } from './stats.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -92,31 +91,10 @@ async function serve(
   return { base, key, child };
 }
 
-/** The benchmark corpus's store (cached in bench/.data like bench/http.ts does). */
-async function fillSteps(home: string, env: Record<string, string>): Promise<void> {
-  const data = join(ROOT, 'bench', '.data');
-  const corpus = join(data, `corpus-${STEPS}-s1`);
-  const db = join(data, `tapedeck-${STEPS}-s1.db`);
-  if (existsSync(db)) {
-    const src = new Database(db, { readonly: true, fileMustExist: true });
-    await src.backup(join(home, 'tapedeck.db'));
-    src.close();
-    return;
-  }
-  if (!existsSync(join(corpus, 'manifest.json'))) {
-    log(`generating a ${STEPS}-step corpus`);
-    rmSync(corpus, { recursive: true, force: true });
-    await generateCorpus({ out: corpus, steps: STEPS, seed: 1 });
-  }
-  log('indexing');
-  const engine = createEngine(loadConfig({}, env), { locateHome: corpus });
-  engine.transcripts.index();
-  engine.close();
-  // Kept for the next run (bench/http.ts reads the same file).
-  const made = new Database(join(home, 'tapedeck.db'), { readonly: true, fileMustExist: true });
-  await made.backup(db);
-  made.close();
-}
+/** The benchmark corpus's store (bench/cached-store.ts). */
+const fillSteps = async (home: string, env: Record<string, string>) => {
+  await cachedStore(STEPS, home, env, log);
+};
 
 /** SESSIONS threads over the last 365 days, four agents, 30 projects (threads only: the timeline counts threads). */
 async function fillSessions(_home: string, env: Record<string, string>): Promise<void> {

@@ -14,7 +14,8 @@ export interface DateSpan {
 }
 
 const DAY = 86_400_000;
-const MONTHS = [
+/** Month names, lower case (also the words question-role.ts knows are not people). */
+export const MONTHS = [
   'january',
   'february',
   'march',
@@ -30,7 +31,8 @@ const MONTHS = [
 ];
 const MONTH_RE =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** Weekday names, lower case, Sunday first. */
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const NUMBER_WORDS: Record<string, number> = {
   a: 1,
   an: 1,

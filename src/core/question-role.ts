@@ -5,6 +5,8 @@
  * into a prior (a boost), never a filter.
  */
 
+import { MONTHS, WEEKDAYS } from './question-dates.js';
+
 export interface RoleCue {
   /** The role the question asks about, if any. */
   role?: 'user' | 'assistant';
@@ -57,25 +59,8 @@ const NOT_NAMES = new Set([
   'This',
   'Tell',
   'Remind',
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-  'Sunday',
+  // Capitalised calendar words are not people either.
+  ...[...MONTHS, ...WEEKDAYS].map((w) => w[0]!.toUpperCase() + w.slice(1)),
 ]);
 
 /** The role and speaker cues of a question. */
