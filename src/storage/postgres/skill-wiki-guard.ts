@@ -13,16 +13,19 @@ export function isUniqueViolation(e: unknown): boolean {
   return e instanceof PgError && e.code === UNIQUE_VIOLATION;
 }
 
+/** Text PostgreSQL cannot hold, as INVALID_INPUT; undefined for any other SQLSTATE. */
+export function unstorableText(code: string, message: string): TapedeckError | undefined {
+  // 22021: invalid byte sequence (a NUL in text); 22P05: untranslatable character.
+  if (code === '22021' || code === '22P05')
+    return new TapedeckError('INVALID_INPUT', `The text cannot be stored: ${message}`, { sqlstate: code });
+  return undefined;
+}
+
 /** Map a PostgreSQL refusal; `conflict` builds the CONFLICT for a unique violation. */
 export function mapPgError(e: unknown, conflict?: () => TapedeckError): unknown {
   if (!(e instanceof PgError)) return e;
   if (e.code === UNIQUE_VIOLATION && conflict) return conflict();
-  // 22021: invalid byte sequence (a NUL in text); 22P05: untranslatable character.
-  if (e.code === '22021' || e.code === '22P05')
-    return new TapedeckError('INVALID_INPUT', `The text cannot be stored: ${e.message}`, {
-      sqlstate: e.code,
-    });
-  return e;
+  return unstorableText(e.code, e.message) ?? e;
 }
 
 /** Run `fn` with its PostgreSQL errors mapped (see mapPgError). */

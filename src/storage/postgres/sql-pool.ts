@@ -7,6 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { TapedeckError } from '../../core/errors.js';
 import { compile, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import { UNIQUE_VIOLATION, unstorableText } from './skill-wiki-guard.js';
 import { redactUrl } from './sync-client.js';
 
 export interface PgPoolOptions {
@@ -28,11 +29,9 @@ function mapError(e: unknown, label: string): unknown {
       'STORAGE_UNAVAILABLE',
       `The PostgreSQL server ${label} is unavailable: ${err.message ?? String(e)}`,
     );
-  if (code === '22021' || code === '22P05')
-    return new TapedeckError('INVALID_INPUT', `The text cannot be stored: ${err.message}`, {
-      sqlstate: code,
-    });
-  if (code === '23505')
+  const text = unstorableText(code, err.message ?? '');
+  if (text) return text;
+  if (code === UNIQUE_VIOLATION)
     return new TapedeckError('CONFLICT', `That already exists: ${err.message}`, { sqlstate: code });
   return e;
 }
