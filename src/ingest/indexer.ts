@@ -582,16 +582,26 @@ export function createIndexer({
               skipFile(summary, job.sum, job.path, message);
             },
           });
+      // A run that reads most transcripts from their start writes in bulk: the store may defer
+      // what only keeps reads fast (full-text merges) to one pass when the run has finished.
+      const bulk = budgetMs === undefined && toRead >= OFFLOAD_MIN_FILES && toRead * 2 >= work.length;
+      if (bulk) store.beginBulkWrites?.();
+      let finished = false;
       try {
-        runFiles();
-        offload?.drain();
+        try {
+          runFiles();
+          offload?.drain();
+        } finally {
+          offload?.close();
+          offload = undefined;
+          startOffload = undefined;
+          offloaded.clear();
+        }
+        flushPending();
+        finished = true;
       } finally {
-        offload?.close();
-        offload = undefined;
-        startOffload = undefined;
-        offloaded.clear();
+        if (bulk) store.endBulkWrites?.(finished);
       }
-      flushPending();
       for (const sum of Object.values(summary.agents)) {
         for (const k of ['seen', 'new', 'updated', 'unchanged', 'removed', 'skipped'] as const)
           summary.files[k] += sum[k];

@@ -192,6 +192,15 @@ export interface TranscriptStore {
   /** Run `fn` in one transaction; retried on a busy database, never half-applied. */
   write<T>(fn: (w: TranscriptWriter) => T): T;
   /**
+   * A long run of writes starts (a first index, `--full`): until `endBulkWrites`, the store may
+   * trade work that only keeps reads fast for write throughput and memory (SQLite: full-text
+   * merges deferred, the file not memory-mapped). Each `write` stays one whole transaction, so a
+   * crash in between loses nothing. Absent: nothing to defer (PostgreSQL).
+   */
+  beginBulkWrites?(): void;
+  /** The run is over; `settle` (it finished): do the deferred work now. */
+  endBulkWrites?(settle: boolean): void;
+  /**
    * Term statistics and candidate steps for a parsed query under filters: at most about
    * `limit` steps (see CandidateSet), with their texts, so search needs no second read.
    */

@@ -34,6 +34,17 @@ const KIND_COLUMN: Record<StepKind, number> = {
   tool_result: 4,
 };
 const MAX_ISSUES_PER_FILE = 100;
+/** FTS5's own defaults, for a store that never set them. */
+const FTS_MERGE_DEFAULTS = { automerge: 4, crisismerge: 16 };
+/**
+ * During bulk writes a level of the full-text index is merged only when it holds this many
+ * segments (one per transaction): merging as it goes (FTS5's default, 4 at a time) rewrites the
+ * same postings again at every level, and at a million steps that was most of the commit time.
+ * The bound keeps a search run meanwhile from visiting more segments than this per level.
+ */
+const BULK_CRISISMERGE = 128;
+/** Leaf pages (~4 KB each) merged per transaction when bulk writes settle. */
+const SETTLE_PAGES = 4000;
 
 interface ThreadRow {
   tid: number;
@@ -314,6 +325,47 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
 
   const retriever = createRetriever(db);
   const guard = sqliteGuard(path);
+
+  const ftsCommand = db.prepare<[string, bigint]>(`INSERT INTO steps_fts(steps_fts, rank) VALUES (?, ?)`);
+  // FTS5 takes only an integer here, and the driver binds a JavaScript number as a real.
+  const ftsConfig = (key: string, value: number) => ftsCommand.run(key, BigInt(value));
+  const ftsSetting = (key: keyof typeof FTS_MERGE_DEFAULTS): number => {
+    const row = db
+      .prepare<[string], { v: number }>('SELECT v FROM steps_fts_config WHERE k = ?')
+      .get(key);
+    return row ? Number(row.v) : FTS_MERGE_DEFAULTS[key];
+  };
+  /** Set while bulk writes run: the merge settings to put back, and the memory map's size. */
+  let bulk: { automerge: number; crisismerge: number; mmap: number } | undefined;
+
+  /**
+   * One bulk transaction: merges off while it writes, the store's own settings back before it
+   * commits. Setting a value first writes out the terms FTS5 has buffered under the values in
+   * force, so the batch becomes one new segment with no merge, and nothing changed persists:
+   * every commit leaves the settings as they were (a crash mid-run leaves nothing to undo).
+   */
+  function bulkTransaction<T>(settings: NonNullable<typeof bulk>, fn: () => T): T {
+    ftsConfig('automerge', 0);
+    ftsConfig('crisismerge', BULK_CRISISMERGE);
+    const out = fn();
+    ftsConfig('crisismerge', settings.crisismerge);
+    ftsConfig('automerge', settings.automerge);
+    return out;
+  }
+
+  /**
+   * Merge the segments bulk writes left into one (what `optimize` does), a few thousand pages
+   * per transaction so other writers (a hook saving a session) are not held up for long. FTS5
+   * says a merge is complete when a step changes fewer than two rows.
+   */
+  function settle(): void {
+    const changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
+    for (let pages = -SETTLE_PAGES; ; pages = SETTLE_PAGES) {
+      const before = changes.get()!.n;
+      guard(() => db.transaction(() => ftsConfig('merge', pages)).immediate());
+      if (changes.get()!.n - before < 2) return;
+    }
+  }
   return {
     path,
     backend: 'sqlite',
@@ -351,7 +403,33 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       return stmt.threadById.get(threadId)?.source;
     },
     write(fn) {
-      return guard(() => db.transaction(() => fn(writer)).immediate());
+      const settings = bulk;
+      return guard(() =>
+        db
+          .transaction(() => (settings ? bulkTransaction(settings, () => fn(writer)) : fn(writer)))
+          .immediate(),
+      );
+    },
+    beginBulkWrites() {
+      if (bulk) return;
+      bulk = guard(() => ({
+        automerge: ftsSetting('automerge'),
+        crisismerge: ftsSetting('crisismerge'),
+        mmap: db.pragma('mmap_size', { simple: true }) as number,
+      }));
+      // Merges read every older segment once: through the bounded page cache rather than a map
+      // whose touched pages all count as this process's memory (peak RSS at 1M steps).
+      db.pragma('mmap_size = 0');
+    },
+    endBulkWrites(settleNow) {
+      const was = bulk;
+      if (!was) return;
+      bulk = undefined;
+      try {
+        if (settleNow) settle();
+      } finally {
+        db.pragma(`mmap_size = ${was.mmap}`);
+      }
     },
     candidates(query: ParsedQuery, filters, limit) {
       return guard(() => retriever.candidates(query, filters, limit));
