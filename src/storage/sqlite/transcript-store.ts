@@ -330,9 +330,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
   // FTS5 takes only an integer here, and the driver binds a JavaScript number as a real.
   const ftsConfig = (key: string, value: number) => ftsCommand.run(key, BigInt(value));
   const ftsSetting = (key: keyof typeof FTS_MERGE_DEFAULTS): number => {
-    const row = db
-      .prepare<[string], { v: number }>('SELECT v FROM steps_fts_config WHERE k = ?')
-      .get(key);
+    const row = db.prepare<[string], { v: number }>('SELECT v FROM steps_fts_config WHERE k = ?').get(key);
     return row ? Number(row.v) : FTS_MERGE_DEFAULTS[key];
   };
   /** Set while bulk writes run: the merge settings to put back, and the memory map's size. */
