@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { generateCorpus } from '../bench/generate.js';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
-import { seqOf, type Step } from '../src/core/types.js';
+import { type Step, seqOf } from '../src/core/types.js';
 import { DEFAULT_POLICY, prepareStep } from '../src/ingest/prepare-step.js';
 import { openDatabase } from '../src/storage/sqlite/open.js';
 import { createSqliteTranscriptStore } from '../src/storage/sqlite/transcript-store.js';
@@ -92,7 +92,6 @@ test('a bulk first index stores what an ordinary run stores, in one merged segme
 });
 
 const step = (n: number, text: string): Step => ({
-  threadId: 'claude-code:k',
   step: n,
   role: n % 2 ? 'assistant' : 'user',
   kind: n % 2 ? 'response' : 'prompt',
