@@ -53,7 +53,6 @@ const DF_CAP = 3000;
  */
 const BM25_POSTINGS = 60_000;
 
-type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number };
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -93,28 +92,50 @@ export function filterSql(f: SearchFilters): { where: string[]; params: unknown[
   return { where, params };
 }
 
-const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line,
-  substr(s.text, 1, ${CANDIDATE_TEXT_CHARS}) AS text, length(s.text) AS chars, s.ctx,
-  t.id AS thread_id, t.agent, t.project, t.title, t.source, t.started_at, t.updated_at`;
+/** A step's own columns of a candidate, in the order `toCandidate` reads them. */
+const STEP_COLS = `s.id, s.tid, s.step, s.role, s.kind, s.ts, s.line,
+  substr(s.text, 1, ${CANDIDATE_TEXT_CHARS}), length(s.text), s.ctx`;
+/** Its thread's columns (cached per process: `ThreadInfo`). */
+const THREAD_COLS = 't.id, t.agent, t.project, t.title, t.source, t.started_at, t.updated_at';
 
-const toCandidate = (r: Row): Candidate => ({
-  rowid: r.rowid as number,
-  threadId: r.thread_id as string,
-  agent: r.agent as AgentId,
-  project: (r.project as string | null) ?? null,
-  title: (r.title as string | null) ?? null,
-  threadStartedAt: (r.started_at as string | null) ?? null,
-  threadUpdatedAt: (r.updated_at as string | null) ?? null,
-  source: r.source as string,
-  step: r.step as number,
-  role: r.role as Role,
-  kind: r.kind as StepKind,
-  timestamp: (r.ts as string | null) ?? null,
-  line: r.line as number,
-  text: r.text as string,
-  chars: r.chars as number,
-  context: r.ctx as string,
+/** What a candidate carries of its thread. */
+type ThreadInfo = Pick<
+  Candidate,
+  'threadId' | 'agent' | 'project' | 'title' | 'source' | 'threadStartedAt' | 'threadUpdatedAt'
+>;
+
+const toThread = (r: unknown[], at: number): ThreadInfo => ({
+  threadId: r[at] as string,
+  agent: r[at + 1] as AgentId,
+  project: (r[at + 2] as string | null) ?? null,
+  title: (r[at + 3] as string | null) ?? null,
+  source: r[at + 4] as string,
+  threadStartedAt: (r[at + 5] as string | null) ?? null,
+  threadUpdatedAt: (r[at + 6] as string | null) ?? null,
 });
+
+/** A raw STEP_COLS row and its thread. */
+const toCandidate = (r: unknown[], t: ThreadInfo): Candidate => ({
+  rowid: r[0] as number,
+  threadId: t.threadId,
+  agent: t.agent,
+  project: t.project,
+  title: t.title,
+  threadStartedAt: t.threadStartedAt,
+  threadUpdatedAt: t.threadUpdatedAt,
+  source: t.source,
+  step: r[2] as number,
+  role: r[3] as Role,
+  kind: r[4] as StepKind,
+  timestamp: (r[5] as string | null) ?? null,
+  line: r[6] as number,
+  text: r[7] as string,
+  chars: r[8] as number,
+  context: r[9] as string,
+});
+
+/** Threads kept in memory at most (each a few short strings). */
+const THREAD_CACHE = 20_000;
 
 /** Recent steps sampled for the average text length, refreshed as the index grows by a quarter. */
 const LENGTH_SAMPLE = 2000;
@@ -291,15 +312,48 @@ export function createRetriever(db: Db): Retriever {
 
   // Texts are read once per search, for the steps no earlier probe found: the probes overlap
   // heavily, and reading a text (up to CANDIDATE_TEXT_CHARS plus its neighbour field) costs more
-  // than finding its id.
-  const texts = db.prepare<[string]>(
-    `SELECT ${CANDIDATE_COLS} FROM steps s JOIN threads t ON t.tid = s.tid
-     WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`,
-  );
+  // than finding its id. Each candidate's thread columns come from a per-process cache (joining
+  // and decoding them was ~40% of reading the candidates); it is dropped whenever the database
+  // may have changed: this connection's own writes (total_changes) or another's (data_version).
+  const ofIds = 'WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))';
+  const texts = db.prepare<[string]>(`SELECT ${STEP_COLS} FROM steps s ${ofIds}`).raw();
+  const textsAndThreads = db
+    .prepare<[string]>(`SELECT ${STEP_COLS}, ${THREAD_COLS} FROM steps s JOIN threads t ON t.tid = s.tid ${ofIds}`)
+    .raw();
+  const threadsOf = db
+    .prepare<[string]>(
+      `SELECT t.tid, ${THREAD_COLS} FROM threads t WHERE t.tid IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`,
+    )
+    .raw();
+  const version = db
+    .prepare<[]>('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
+    .raw();
+  const threads = new Map<number, ThreadInfo>();
+  let threadsAt = '';
   function candidatesOf(order: number[]): Candidate[] {
     if (order.length === 0) return [];
+    const now = (version.get() as unknown[]).join(':');
     const byId = new Map<number, Candidate>();
-    for (const r of texts.all(JSON.stringify(order)) as Row[]) byId.set(r.rowid as number, toCandidate(r));
+    if (now !== threadsAt || threads.size > THREAD_CACHE) {
+      threads.clear();
+      threadsAt = now;
+      for (const r of textsAndThreads.all(JSON.stringify(order)) as unknown[][]) {
+        const tid = r[1] as number;
+        let t = threads.get(tid);
+        if (!t) threads.set(tid, (t = toThread(r, 10)));
+        byId.set(r[0] as number, toCandidate(r, t));
+      }
+    } else {
+      const rows = texts.all(JSON.stringify(order)) as unknown[][];
+      const missing = [...new Set(rows.map((r) => r[1] as number).filter((tid) => !threads.has(tid)))];
+      if (missing.length > 0)
+        for (const r of threadsOf.all(JSON.stringify(missing)) as unknown[][])
+          threads.set(r[0] as number, toThread(r, 1));
+      for (const r of rows) {
+        const t = threads.get(r[1] as number);
+        if (t) byId.set(r[0] as number, toCandidate(r, t));
+      }
+    }
     return order.flatMap((id) => byId.get(id) ?? []);
   }
 
