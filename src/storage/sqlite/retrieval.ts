@@ -318,7 +318,9 @@ export function createRetriever(db: Db): Retriever {
   const ofIds = 'WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))';
   const texts = db.prepare<[string]>(`SELECT ${STEP_COLS} FROM steps s ${ofIds}`).raw();
   const textsAndThreads = db
-    .prepare<[string]>(`SELECT ${STEP_COLS}, ${THREAD_COLS} FROM steps s JOIN threads t ON t.tid = s.tid ${ofIds}`)
+    .prepare<[string]>(
+      `SELECT ${STEP_COLS}, ${THREAD_COLS} FROM steps s JOIN threads t ON t.tid = s.tid ${ofIds}`,
+    )
     .raw();
   const threadsOf = db
     .prepare<[string]>(
@@ -340,7 +342,10 @@ export function createRetriever(db: Db): Retriever {
       for (const r of textsAndThreads.all(JSON.stringify(order)) as unknown[][]) {
         const tid = r[1] as number;
         let t = threads.get(tid);
-        if (!t) threads.set(tid, (t = toThread(r, 10)));
+        if (!t) {
+          t = toThread(r, 10);
+          threads.set(tid, t);
+        }
         byId.set(r[0] as number, toCandidate(r, t));
       }
     } else {
@@ -381,7 +386,12 @@ export function createRetriever(db: Db): Retriever {
       //    are rare even when neither is (what BM25 over every word would find, bounded).
       const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
       const postings = (ps: Probe[]) => ({ postings: ps.reduce((n, p) => n + p.df, 0), total });
-      if (byDf.length > 1)
+      // When the rare words' matches all fit the limit, step 1 took every one of them (their
+      // counts are exact below DF_CAP): an AND probe holding one of those words can only find
+      // steps already taken, so it is not sent (a third of the questions; same candidates).
+      const taken = new Set(rare.length > 0 && rareMatches <= limit ? rare : []);
+      const news = (ps: Probe[]) => !ps.some((p) => taken.has(p));
+      if (byDf.length > 1 && news(byDf))
         add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET, byDf[0]!.df, postings(byDf)));
       const paired = byDf.filter((p) => p.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);
@@ -391,13 +401,21 @@ export function createRetriever(db: Db): Retriever {
           if (byDf.length === 2) continue; // the every-word probe
           const most = Math.min(paired[i]!.df, paired[j]!.df);
           const pair = [paired[i]!, paired[j]!];
-          add(ranked(both(pair), filters, PAIR_LIMIT, PAIR_BUDGET, most, postings(pair)));
+          if (news(pair)) add(ranked(both(pair), filters, PAIR_LIMIT, PAIR_BUDGET, most, postings(pair)));
         }
       // 2b. Every informative word but the rarest few (core/probe-plan.ts).
       for (const ps of subsetProbes(byDf.filter((p) => p.df < total * PAIR_MAX_SHARE)))
-        add(
-          ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df)), postings(ps)),
-        );
+        if (news(ps))
+          add(
+            ranked(
+              both(ps),
+              filters,
+              PAIR_LIMIT,
+              PAIR_BUDGET,
+              Math.min(...ps.map((p) => p.df)),
+              postings(ps),
+            ),
+          );
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
