@@ -134,8 +134,8 @@ const toCandidate = (r: unknown[], t: ThreadInfo): Candidate => ({
   context: r[9] as string,
 });
 
-/** Threads kept in memory at most (each a few short strings). */
-const THREAD_CACHE = 20_000;
+/** Entries of each per-process cache at most (counts, threads: each a few short strings). */
+const CACHE_ENTRIES = 20_000;
 
 /** Recent steps sampled for the average text length, refreshed as the index grows by a quarter. */
 const LENGTH_SAMPLE = 2000;
@@ -162,9 +162,33 @@ export function createRetriever(db: Db): Retriever {
   // How many steps a term matches, counted up to a cap: exact for the rare terms that matter,
   // "common" beyond it, and never more than DF_CAP cheap iterations (the fts5vocab table would
   // give exact counts, but its lookups cost milliseconds on a large index).
-  const countMatches = db.prepare<[string], { n: number }>(
+  const countStatement = db.prepare<[string], { n: number }>(
     `SELECT count(*) AS n FROM (SELECT 1 FROM steps_fts WHERE steps_fts MATCH ? LIMIT ${DF_CAP})`,
   );
+  // What does not change between queries while the database does not: each expression's count
+  // and each thread's columns, kept per process and dropped whenever the database may have
+  // changed — this connection's own writes (total_changes) or another's (data_version).
+  const version = db
+    .prepare<[]>('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
+    .raw();
+  let cachedAt = '';
+  const counts = new Map<string, number>();
+  const threads = new Map<number, ThreadInfo>();
+  const checkCaches = () => {
+    const now = (version.get() as unknown[]).join(':');
+    if (now === cachedAt && counts.size < CACHE_ENTRIES && threads.size < CACHE_ENTRIES) return;
+    cachedAt = now;
+    counts.clear();
+    threads.clear();
+  };
+  const countMatches = (expr: string): number => {
+    let n = counts.get(expr);
+    if (n === undefined) {
+      n = countStatement.get(expr)?.n ?? 0;
+      counts.set(expr, n);
+    }
+    return n;
+  };
 
   const stats = createTermStats(db);
   const sampleChars = db.prepare<[], { n: number | null }>(
@@ -183,7 +207,7 @@ export function createRetriever(db: Db): Retriever {
     const stem = word ? porterStem(word) : null;
     const kept = stem ? stats.known(stem, total) : undefined;
     if (kept !== undefined && kept >= DF_CAP) return kept;
-    const n = countMatches.get(expr)?.n ?? 0;
+    const n = countMatches(expr);
     return n >= DF_CAP && stem ? Math.max(n, stats.df(stem, total)) : n;
   }
 
@@ -194,13 +218,13 @@ export function createRetriever(db: Db): Retriever {
   function probe(t: QueryTerm, total: number): Probe {
     if (t.kind === 'ident') {
       const exact = exactIdentExpr(t);
-      const n = countMatches.get(exact)?.n ?? 0;
+      const n = countMatches(exact);
       if (n > 0) return { t, expr: exact, df: n };
     }
     const expr = termExpr(t);
     if (!expr) return { t, expr, df: 0 };
     if (t.kind === 'phrase') {
-      const n = countMatches.get(expr)?.n ?? 0;
+      const n = countMatches(expr);
       return { t, expr, df: n };
     }
     return { t, expr, df: matches(expr, t.kind === 'word' ? t.text : null, total) };
@@ -312,9 +336,8 @@ export function createRetriever(db: Db): Retriever {
 
   // Texts are read once per search, for the steps no earlier probe found: the probes overlap
   // heavily, and reading a text (up to CANDIDATE_TEXT_CHARS plus its neighbour field) costs more
-  // than finding its id. Each candidate's thread columns come from a per-process cache (joining
-  // and decoding them was ~40% of reading the candidates); it is dropped whenever the database
-  // may have changed: this connection's own writes (total_changes) or another's (data_version).
+  // than finding its id. The thread columns come from the cache when it holds them (joining and
+  // decoding them was ~40% of reading the candidates).
   const ofIds = 'WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))';
   const texts = db.prepare<[string]>(`SELECT ${STEP_COLS} FROM steps s ${ofIds}`).raw();
   const textsAndThreads = db
@@ -327,18 +350,10 @@ export function createRetriever(db: Db): Retriever {
       `SELECT t.tid, ${THREAD_COLS} FROM threads t WHERE t.tid IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`,
     )
     .raw();
-  const version = db
-    .prepare<[]>('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
-    .raw();
-  const threads = new Map<number, ThreadInfo>();
-  let threadsAt = '';
   function candidatesOf(order: number[]): Candidate[] {
     if (order.length === 0) return [];
-    const now = (version.get() as unknown[]).join(':');
     const byId = new Map<number, Candidate>();
-    if (now !== threadsAt || threads.size > THREAD_CACHE) {
-      threads.clear();
-      threadsAt = now;
+    if (threads.size === 0) {
       for (const r of textsAndThreads.all(JSON.stringify(order)) as unknown[][]) {
         const tid = r[1] as number;
         let t = threads.get(tid);
@@ -364,6 +379,7 @@ export function createRetriever(db: Db): Retriever {
 
   return {
     candidates(query, filters, limit) {
+      checkCaches();
       const total = (maxId.get()?.n ?? 0) as number;
       const probes = query.terms.map((t) => probe(t, total));
       const dfs = probes.map((p) => p.df);
