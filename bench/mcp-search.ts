@@ -64,7 +64,11 @@ const systems: { name: string; client: Client; times: number[] }[] = [
   { name: 'this build', client: await server(join(import.meta.dirname, '..'), values.db), times: [] },
 ];
 if (values.base)
-  systems.push({ name: `base (${values.base})`, client: await server(values.base, values['base-db']!), times: [] });
+  systems.push({
+    name: `base (${values.base})`,
+    client: await server(values.base, values['base-db']!),
+    times: [],
+  });
 for (const s of systems) await pass(s.client); // warming: statements, caches, page cache
 for (let r = 0; r < Math.max(1, Number(values.rounds)); r++)
   for (const s of r % 2 ? [...systems].reverse() : systems) s.times.push(...(await pass(s.client)));
