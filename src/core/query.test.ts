@@ -67,7 +67,7 @@ test('identTerms adds only what the prose tokenizer misses', () => {
   assert.deepEqual(forms('x-api-key-v2'), ['key_v2', 'x_api_key_v2']);
 });
 
-test("a contraction typed with its apostrophe is a stop word too (\"don't\" is read as \"dont\")", () => {
+test('a contraction typed with its apostrophe is a stop word too ("don\'t" is read as "dont")', () => {
   assert.deepEqual(
     parseQuery("why don't the import logs include payloads anymore?").terms.map((t) => t.text),
     ['import', 'logs', 'include', 'payloads'],
