@@ -15,10 +15,23 @@ export interface QueryTerm {
   text: string;
 }
 
+/**
+ * A word related to one of the query's terms (core/related-words.ts): a low-weight extra that
+ * credits a text lacking the term itself. `df` is its document frequency, once the index told.
+ */
+export interface RelatedTerm {
+  text: string;
+  /** Index of the query term it stands in for. */
+  of: number;
+  df?: number;
+}
+
 export interface ParsedQuery {
   raw: string;
   terms: QueryTerm[];
   excluded: QueryTerm[];
+  /** Set by search/ (query expansion) after parsing; the index ignores it. */
+  related?: RelatedTerm[];
 }
 
 const MAX_TERMS = 16;

@@ -6,6 +6,7 @@ import { makeSnippet } from '../core/snippet.js';
 import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
 import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
+import { expandedCandidates, relatedTermsOf } from './expansion.js';
 import { type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
@@ -19,6 +20,11 @@ export interface SearchOptions extends SearchFilters {
   by?: 'step' | 'thread';
   /** Add each hit's score components and what the question was read as. */
   explain?: boolean;
+  /**
+   * Also credit the question's related words and other spellings (search/expansion.ts; default
+   * true); false searches the words as typed.
+   */
+  expand?: boolean;
 }
 
 /** A hit's score components (they add up to its score). */
@@ -138,6 +144,7 @@ export function searchTranscripts(
     now = Date.now(),
     by = 'step',
     explain = false,
+    expand = true,
     ...filters
   } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
@@ -158,6 +165,13 @@ export function searchTranscripts(
     const seen = new Set(candidates.map((c) => c.rowid));
     for (const c of store.candidates(parsed, { ...filters, project: home }, limitC).candidates)
       if (!seen.has(c.rowid)) candidates.push(c);
+  }
+  // The question's related words (search/expansion.ts): one more bounded read for the steps
+  // that say the same thing in other words.
+  const related = expand ? relatedTermsOf(parsed) : [];
+  if (related.length > 0) {
+    candidates.push(...expandedCandidates(store, parsed, related, filters, stats.total, candidates));
+    parsed = { ...parsed, related };
   }
   const why = WHY.test(query);
   const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why }, now);
