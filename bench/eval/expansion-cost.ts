@@ -5,17 +5,23 @@
  * asked on its set's date.
  *
  *   node --import tsx bench/eval/expansion-cost.ts <kept-dir> [--passes 3] [--every N (every Nth question)]
+ *     [--cold (forget the related words' counts before each search: a one-question CLI process)]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { forgetRelatedCounts } from '../../src/search/expansion.js';
 import { searchTranscripts } from '../../src/search/search.js';
 import { openDatabase } from '../../src/storage/sqlite/open.js';
 import { createSqliteTranscriptStore } from '../../src/storage/sqlite/transcript-store.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { passes: { type: 'string', default: '3' }, every: { type: 'string', default: '1' } },
+  options: {
+    passes: { type: 'string', default: '3' },
+    every: { type: 'string', default: '1' },
+    cold: { type: 'boolean', default: false },
+  },
 });
 const dir = positionals[0];
 if (!dir) {
@@ -32,6 +38,8 @@ const questions = readFileSync(join(dir, 'all.jsonl'), 'utf8')
 const cpu: Record<string, { on: number; off: number; n: number }> = {};
 const time = (q: (typeof questions)[number], expand: boolean) => {
   const now = q.date ? Date.parse(`${q.date}T12:00:00Z`) : Date.now();
+  // --cold: every search counts its related words again, as a one-question CLI process does.
+  if (values.cold) forgetRelatedCounts();
   const c0 = process.cpuUsage();
   searchTranscripts(store, q.question, { limit: 10, now, expand });
   const c = process.cpuUsage(c0);

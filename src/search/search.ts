@@ -170,7 +170,9 @@ export function searchTranscripts(
   // that say the same thing in other words.
   const related = expand ? relatedTermsOf(parsed) : [];
   if (related.length > 0) {
-    candidates.push(...expandedCandidates(store, parsed, related, filters, stats.total, candidates));
+    candidates.push(
+      ...expandedCandidates(store, parsed, related, filters, stats.df, stats.total, candidates),
+    );
     parsed = { ...parsed, related };
   }
   const why = WHY.test(query);
