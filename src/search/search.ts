@@ -67,6 +67,8 @@ export interface ThreadHit {
 /** How the question was read (with `explain`). */
 export interface QueryReading {
   terms: string[];
+  /** Related words searched as low-weight extras, each with the term it stands in for. */
+  related: { word: string; for: string }[];
   date_span: { from: string; to: string; text: string } | null;
   role: 'user' | 'assistant' | null;
   names: string[];
@@ -231,6 +233,7 @@ export function searchTranscripts(
   if (explain)
     result.reading = {
       terms: parsed.terms.map((t) => t.text),
+      related: (parsed.related ?? []).map((r) => ({ word: r.text, for: parsed.terms[r.of]?.text ?? '' })),
       date_span: date
         ? { from: new Date(date.from).toISOString(), to: new Date(date.to).toISOString(), text: date.text }
         : null,

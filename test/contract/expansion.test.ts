@@ -51,6 +51,9 @@ for (const b of BACKENDS) {
     const q = 'what is the rate limit on the invoice webhook?';
     assert.match(first(q), /token bucket/, 'expanded: the answer first');
     assert.doesNotMatch(first(q, false), /token bucket/, 'as typed: the noise shares as many words');
+    // --explain says which related words were searched, and for which word.
+    const reading = searchTranscripts(store, q, { explain: true, now }).reading!;
+    assert.ok(reading.related.some((r) => r.word === 'requests' && r.for === 'rate'));
     // The engine's search (the shipped path) expands too.
     assert.match(e.transcripts.search(q, { limit: 3 }).hits[0]?.snippet ?? '', /token bucket/);
 
