@@ -1,11 +1,16 @@
-// Bundles the compiled CLI and hook runtime (dist/) into dist/bundle/, which bin/tapedeck.js runs:
-// a `tapedeck search` loading ~200 small modules spent most of its time resolving and linking
-// them. Lazily imported commands and backends stay separate chunks, loaded only when used.
-// Packages stay in node_modules, except commander, which every command loads (bundled, it skips
-// Node's CommonJS-from-ESM export scan). Runs after tsc in `npm run build` (so at pack time too).
-import { rmSync } from 'node:fs';
+// Bundles the compiled CLI and hook runtime (dist/) into dist/bundle/cli.cjs and hook.cjs, which
+// bin/tapedeck.js runs: a `tapedeck search` loading ~200 small modules spent most of its time
+// resolving and linking them. CommonJS, one file per entry, so that bin/ can compile it with a V8
+// code cache (bin/load-bundle.js; Node 20 has no code cache for ES modules): the ES module chunks
+// this replaced were compiled from scratch on every run. Lazily imported commands and backends
+// are still initialised only when imported (esbuild wraps them), so a search runs no PostgreSQL,
+// MCP or HTTP code; their source is in the file but never compiled. Packages stay in
+// node_modules, except commander, which every command loads. Runs after tsc in `npm run build`
+// (so at pack time too).
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
@@ -13,17 +18,21 @@ const nodeRequire = createRequire(import.meta.url);
 const LAZY_BUILTINS = /^node:(child_process|zlib|vm)$/;
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root,
-  entryPoints: ['dist/interfaces/cli/main.js', 'dist/interfaces/hooks/main.js'],
-  outbase: 'dist',
+  entryPoints: { cli: 'dist/interfaces/cli/main.js', hook: 'dist/interfaces/hooks/main.js' },
   outdir,
-  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  // `import()` of a package or built-in becomes `require`: a script compiled by node:vm has no
+  // module loader for `import()` on every Node this supports (and all of them are CommonJS).
+  supported: { 'dynamic-import': false },
+  // The modules find files beside themselves from import.meta.url (package-path, the parse worker).
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
     {
       // Built-ins that only some commands use, loaded on first use instead of at start: a search
@@ -57,19 +66,22 @@ await build({
       },
     },
   ],
-  // Bundled CommonJS (commander) requires Node built-ins, and an ES module has no `require`: give
-  // each chunk one, made on first use (most chunks never call it).
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module';\nlet __req;\nconst require = (id) => (__req ??= __createRequire(import.meta.url))(id);",
-  },
+  write: false,
   logLevel: 'warning',
 });
-// The parse worker runs in its own thread: one file, beside the chunks (the code that starts it
+// The first line names the build: bin/load-bundle.js keys its code cache on it (V8 itself checks
+// only the source's length, so a rebuilt bundle of the same length would run a stale cache).
+for (const f of result.outputFiles) {
+  const id = createHash('sha256').update(f.contents).digest('hex').slice(0, 16);
+  mkdirSync(dirname(f.path), { recursive: true });
+  writeFileSync(f.path, `// tapedeck-bundle ${id}\n${f.text}`);
+}
+// The parse worker runs in its own thread: one file, beside the bundles (the code that starts it
 // looks for it next to itself).
 await build({
   absWorkingDir: root,
   entryPoints: ['dist/app/parse-worker.js'],
-  outfile: join(outdir, 'chunks', 'parse-worker.js'),
+  outfile: join(outdir, 'parse-worker.js'),
   bundle: true,
   format: 'esm',
   platform: 'node',
