@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 const nodeRequire = createRequire(import.meta.url);
-const LAZY_BUILTINS = /^node:(child_process|zlib|vm)$/;
+const LAZY_BUILTINS = /^node:(child_process|crypto|zlib|vm)$/;
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
@@ -38,7 +38,9 @@ const result = await build({
       // Built-ins that only some commands use, loaded on first use instead of at start: a search
       // imports the whole engine, whose skills, fs and archive services name them, and
       // node:child_process alone (which pulls in net, dgram and streams) costs ~6 ms of every
-      // start. commander requires it too, for executable subcommands Tapedeck does not use. Each
+      // start. commander requires it too, for executable subcommands Tapedeck does not use.
+      // node:crypto (keys, archive, saved threads and the indexer name it; a search uses none)
+      // brings ~15 internal modules and the stream classes with it. Each
       // becomes a module whose exports are getters that load the real one when first read.
       name: 'lazy-builtins',
       setup(b) {
