@@ -24,7 +24,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     const { loadBundle } = require('./load-bundle.js');
     resolve(
       hook
-        ? loadBundle('hook', `hook-${label(positional(args.slice(1))[1])}`).runHook(args.slice(1))
+        ? loadBundle('hook', label(positional(args.slice(1))[1])).runHook(args.slice(1))
         : loadBundle('cli', label(positional(args)[0])).main(),
     );
   });
