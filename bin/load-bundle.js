@@ -1,10 +1,10 @@
-// Runs a bundle of dist/bundle/ (scripts/bundle.mjs) with a V8 code cache: compiled once, the
-// bytecode of every function the command ran is kept in the user's cache folder and read back on
-// the next run, instead of parsing and compiling ~1.5 MB of JavaScript at every start (Node 20
-// has no compile cache of its own; Node 22's does not reach code compiled through node:vm).
-// One cache file per command (a search and a hook run different code), keyed by the bundle's
-// build id, Node's version and the CPU; V8 rejects a cache made under other V8 flags, and a
-// rejected or missing cache is written again when the command ends.
+// Runs the bundle of dist/bundle/ (scripts/bundle.mjs: CommonJS chunks, each loaded when first
+// required) with a V8 code cache: the bytecode of every function a command ran is kept in the
+// user's cache folder and read back on its next run, instead of compiling the chunks at every
+// start (Node 20 has no compile cache of its own; Node 22's does not reach code run by node:vm).
+// One cache file per command (a search and a hook run different code) holding each chunk it
+// loaded, keyed by the build, Node's version and the CPU; V8 rejects a chunk's cache made under
+// other V8 flags, and the file is written again when a chunk had none or it was rejected.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,6 +12,7 @@ const vm = require('node:vm');
 const { createRequire } = require('node:module');
 
 const BUNDLE_DIR = path.join(__dirname, '..', 'dist', 'bundle');
+const MAGIC = 'tapedeck-code-cache-1\n';
 
 /**
  * Where the caches live: the platform's per-user cache folder (never a shared temp folder: a
@@ -30,16 +31,46 @@ function cacheDir(env) {
   return base ? path.join(base, 'tapedeck', 'code-cache') : undefined;
 }
 
-/** Write the cache of `script` atomically (a concurrent run reads the old file or the new one). */
-function save(script, dir, file, name, suffix) {
+/** The chunks' caches in one file: a header line, then per chunk its name, length and bytes. */
+function readCaches(file) {
+  const caches = new Map();
+  let buf;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return caches;
+  }
+  if (buf.toString('latin1', 0, MAGIC.length) !== MAGIC) return caches;
+  for (let at = MAGIC.length; at + 6 <= buf.length; ) {
+    const nameLength = buf.readUInt16LE(at);
+    const name = buf.toString('latin1', at + 2, at + 2 + nameLength);
+    const size = buf.readUInt32LE(at + 2 + nameLength);
+    const start = at + 6 + nameLength;
+    if (start + size > buf.length) break; // cut short: keep what is whole
+    caches.set(name, buf.subarray(start, start + size));
+    at = start + size;
+  }
+  return caches;
+}
+
+/** Write the caches atomically (a concurrent run reads the old file or the new one). */
+function writeCaches(dir, file, caches, stalePrefix, keepSuffix) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const parts = [Buffer.from(MAGIC, 'latin1')];
+    for (const [name, data] of caches) {
+      const head = Buffer.alloc(6 + name.length);
+      head.writeUInt16LE(name.length, 0);
+      head.write(name, 2, 'latin1');
+      head.writeUInt32LE(data.length, 2 + name.length);
+      parts.push(head, data);
+    }
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    fs.writeFileSync(tmp, Buffer.concat(parts), { mode: 0o600 });
     fs.renameSync(tmp, file);
     // This bundle's caches from other builds or Node versions are never read again.
     for (const f of fs.readdirSync(dir))
-      if (f.startsWith(`${name}-`) && f.endsWith('.v8') && !f.endsWith(suffix))
+      if (f.startsWith(stalePrefix) && f.endsWith('.v8') && !f.endsWith(keepSuffix))
         fs.rmSync(path.join(dir, f), { force: true });
   } catch {
     // A cache is an optimisation: a read-only or full disk only makes the next start slower.
@@ -47,34 +78,55 @@ function save(script, dir, file, name, suffix) {
 }
 
 /**
- * The exports of bundle `name` (`cli` or `hook`), compiled with the code cache of `command`
- * (a short label such as `search`). Throws ENOENT when the package has not been built.
+ * The exports of entry `entry` (`cli` or `hooks`) of the bundle, compiled with the code cache
+ * of `label(commands)`, given the entry's command names (the CLI's; the hooks' are events).
+ * Throws ENOENT when the package has not been built.
  */
-function loadBundle(name, command) {
-  const file = path.join(BUNDLE_DIR, `${name}.cjs`);
-  // The bundle is ASCII (scripts/bundle.mjs makes sure): read as latin1 it is the same text, made
-  // in 1 ms, where the UTF-8 decoder takes 15 ms or more for a file this size.
-  const source = fs.readFileSync(file, 'latin1');
-  const build = /^\/\/ tapedeck-bundle (\w+)/.exec(source)?.[1];
-  const dir = build && cacheDir(process.env);
-  const suffix = `-${build}-${process.version}-${process.arch}.v8`;
-  const cacheFile = dir && path.join(dir, `${name}-${command}${suffix}`);
-  let cachedData;
+function loadBundle(entry, label) {
+  const main = path.join(BUNDLE_DIR, 'interfaces', entry, 'main.js');
+  // ASCII (scripts/bundle.mjs makes sure): read as latin1 it is the same text, decoded several
+  // times faster than as UTF-8.
+  const head = fs.readFileSync(main, 'latin1');
+  const meta = JSON.parse(/^\/\/ tapedeck-bundle (.*)/.exec(head)?.[1] ?? '{}');
+  const dir = meta.build && cacheDir(process.env);
+  const suffix = `-${meta.build}-${process.version}-${process.arch}.v8`;
+  const cacheFile = dir && path.join(dir, `${entry}-${label(meta.commands)}${suffix}`);
+  const caches = cacheFile ? readCaches(cacheFile) : new Map();
+  let stale = false;
+  const scripts = new Map();
+  const modules = new Map();
+
+  function load(file, source) {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const name = path.relative(BUNDLE_DIR, file);
+    const cachedData = caches.get(name);
+    // The wrapper Node's own CommonJS loader uses, so a chunk sees the usual module variables.
+    const script = new vm.Script(
+      `(function (exports, require, module, __filename, __dirname) {'use strict';${source ?? fs.readFileSync(file, 'latin1')}\n})`,
+      { filename: file, cachedData },
+    );
+    if (!cachedData || script.cachedDataRejected) stale = true;
+    scripts.set(name, script);
+    const mod = { exports: {} };
+    modules.set(file, mod);
+    const nodeRequire = createRequire(file);
+    const here = path.dirname(file);
+    // Another chunk is loaded here; packages and built-ins by Node.
+    const require = (id) => (id.startsWith('.') ? load(path.join(here, id)) : nodeRequire(id));
+    script.runInThisContext()(mod.exports, require, mod, file, here);
+    return mod.exports;
+  }
+
+  // At exit, when the command ran: the cache then holds every function it compiled, not just the
+  // outline. Chunks this run did not load keep the cache they had.
   if (cacheFile)
-    try {
-      cachedData = fs.readFileSync(cacheFile);
-    } catch {}
-  // The wrapper Node's own CommonJS loader uses, so the bundle sees the usual module variables.
-  const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname) {'use strict';${source}\n})`,
-    { filename: file, cachedData },
-  );
-  // After the command ran: the cache then holds every function it compiled, not just the outline.
-  if (cacheFile && (!cachedData || script.cachedDataRejected))
-    process.once('exit', () => save(script, dir, cacheFile, name, suffix));
-  const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, createRequire(file), mod, file, BUNDLE_DIR);
-  return mod.exports;
+    process.once('exit', () => {
+      if (!stale) return;
+      for (const [name, script] of scripts) caches.set(name, script.createCachedData());
+      writeCaches(dir, cacheFile, caches, `${entry}-`, suffix);
+    });
+  return load(main, head);
 }
 
 module.exports = { loadBundle, cacheDir };

@@ -22,10 +22,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const hook = args[0] === 'hook';
   const entry = new Promise((resolve) => {
     const { loadBundle } = require('./load-bundle.js');
+    // Each command keeps its own code cache (named by the command, or by the hook's event).
     resolve(
       hook
-        ? loadBundle('hook', label(positional(args.slice(1))[1])).runHook(args.slice(1))
-        : loadBundle('cli', label(positional(args)[0])).main(),
+        ? loadBundle('hooks', () => name(positional(args.slice(1))[1])).runHook(args.slice(1))
+        : loadBundle('cli', (commands) => {
+            const word = positional(args)[0];
+            return commands?.includes(word) ? word : 'other';
+          }).main(),
     );
   });
   entry.catch((e) => {
@@ -49,7 +53,7 @@ function positional(words) {
   return out;
 }
 
-/** Names the code cache of one command: a search and an index run different code. */
-function label(word) {
-  return /^[A-Za-z][\w-]{0,31}$/.test(word ?? '') ? word : 'other';
+/** A hook event as a file name. */
+function name(word) {
+  return /^[A-Za-z]{1,32}$/.test(word ?? '') ? word : 'other';
 }

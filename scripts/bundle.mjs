@@ -1,17 +1,18 @@
-// Bundles the compiled CLI and hook runtime (dist/) into dist/bundle/cli.cjs and hook.cjs, which
-// bin/tapedeck.js runs: a `tapedeck search` loading ~200 small modules spent most of its time
-// resolving and linking them. CommonJS, one file per entry, so that bin/ can compile it with a V8
-// code cache (bin/load-bundle.js; Node 20 has no code cache for ES modules): the ES module chunks
-// this replaced were compiled from scratch on every run. Lazily imported commands and backends
-// are still initialised only when imported (esbuild wraps them), so a search runs no PostgreSQL,
-// MCP or HTTP code; their source is in the file but never compiled. Packages stay in
-// node_modules, except commander, which every command loads. Runs after tsc in `npm run build`
-// (so at pack time too).
+// Bundles the compiled CLI and hook runtime (dist/) into dist/bundle/, which bin/tapedeck.js runs:
+// a `tapedeck search` loading ~200 small modules spent most of its time resolving and linking
+// them. Lazily imported commands and backends stay separate chunks, loaded only when used.
+// Packages stay in node_modules, except commander, which every command loads.
+//
+// The chunks are CommonJS (esbuild splits as ES modules, then each chunk is converted), run by
+// bin/load-bundle.js through node:vm with a V8 code cache: Node 20 has no code cache for ES
+// modules, and compiling the chunks at every start was the largest part of a search's start.
+// Runs after tsc in `npm run build` (so at pack time too).
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, transform } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 const nodeRequire = createRequire(import.meta.url);
@@ -20,19 +21,18 @@ const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'dist/interfaces/cli/main.js', hook: 'dist/interfaces/hooks/main.js' },
+  entryPoints: ['dist/interfaces/cli/main.js', 'dist/interfaces/hooks/main.js'],
+  outbase: 'dist',
   outdir,
-  outExtension: { '.js': '.cjs' },
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  format: 'cjs',
+  splitting: true,
+  format: 'esm',
   platform: 'node',
   target: 'node20',
-  // `import()` of a package or built-in becomes `require`: a script compiled by node:vm has no
-  // module loader for `import()` on every Node this supports (and all of them are CommonJS).
-  supported: { 'dynamic-import': false },
-  // The modules find files beside themselves from import.meta.url (package-path, the parse worker).
+  // Modules find files beside themselves from import.meta.url (package-path, the parse worker);
+  // a CommonJS chunk gets it from its __filename (below).
   define: { 'import.meta.url': '__importMetaUrl' },
-  banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
     {
       // Built-ins that only some commands use, loaded on first use instead of at start: a search
@@ -40,8 +40,8 @@ const result = await build({
       // node:child_process alone (which pulls in net, dgram and streams) costs ~6 ms of every
       // start. commander requires it too, for executable subcommands Tapedeck does not use.
       // node:crypto (keys, archive, saved threads and the indexer name it; a search uses none)
-      // brings ~15 internal modules and the stream classes with it. Each
-      // becomes a module whose exports are getters that load the real one when first read.
+      // brings ~15 internal modules and the stream classes with it. Each becomes a module whose
+      // exports are getters that load the real one when first read.
       name: 'lazy-builtins',
       setup(b) {
         // The stand-in's own require is of the real module (left to Node).
@@ -71,10 +71,11 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 });
+
 /**
  * `text` in ASCII only: esbuild escapes strings but leaves regular expressions and comments as
- * written, and a few non-ASCII characters make reading the file as UTF-8 take 15–30 ms instead of
- * 1 (V8 builds a two-byte string); ASCII, bin/load-bundle.js reads it as latin1. Each character
+ * written, and a few non-ASCII characters make reading a file as UTF-8 several times slower (V8
+ * builds a two-byte string); ASCII, bin/load-bundle.js reads it as latin1. Each character
  * becomes a \\u escape, which means the same in a string, a template's cooked text, a regular
  * expression (a surrogate pair is one code point under the u flag) and an identifier; an identity
  * escape (`\\’`) loses its backslash. Only a template's raw text would differ: the one tag function
@@ -93,20 +94,49 @@ function ascii(text) {
   if (/[^\x00-\x7f]/.test(out)) throw new Error('bundle.mjs: the bundle is not ASCII');
   return out;
 }
-// The first line names the build: bin/load-bundle.js keys its code cache on it (V8 itself checks
-// only the source's length, so a rebuilt bundle of the same length would run a stale cache).
-for (const f of result.outputFiles) {
-  const text = ascii(f.text);
-  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  mkdirSync(dirname(f.path), { recursive: true });
-  writeFileSync(f.path, `// tapedeck-bundle ${id}\n${text}`);
+
+/** One ES module chunk as a CommonJS module: `import()` of a chunk becomes a `require`. */
+async function commonJs(text) {
+  const { code } = await transform(text, {
+    format: 'cjs',
+    loader: 'js',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+  });
+  const url = code.includes('__importMetaUrl')
+    ? "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;\n"
+    : '';
+  return ascii(url + code);
 }
-// The parse worker runs in its own thread: one file, beside the bundles (the code that starts it
-// looks for it next to itself).
+
+const files = await Promise.all(
+  result.outputFiles.map(async (f) => ({ path: f.path, text: await commonJs(f.text) })),
+);
+// The first line of each entry names the build (bin/load-bundle.js keys the code cache on it:
+// V8 itself checks only a source's length) and, for the CLI, the commands (each gets a cache).
+const build_ = createHash('sha256');
+for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) build_.update(f.path).update(f.text);
+const id = build_.digest('hex').slice(0, 16);
+const { buildProgram } = await import(pathToFileURL(join(root, 'dist', 'interfaces', 'cli', 'main.js')).href);
+const commands = buildProgram().commands.map((c) => c.name());
+for (const f of files) {
+  const entry = relative(outdir, f.path);
+  const head =
+    entry === join('interfaces', 'cli', 'main.js')
+      ? `// tapedeck-bundle ${JSON.stringify({ build: id, commands })}\n`
+      : entry === join('interfaces', 'hooks', 'main.js')
+        ? `// tapedeck-bundle ${JSON.stringify({ build: id })}\n`
+        : '';
+  mkdirSync(dirname(f.path), { recursive: true });
+  writeFileSync(f.path, head + f.text);
+}
+// The parse worker runs in its own thread, as an ES module Node loads itself: one file, beside the
+// chunks (the code that starts it looks for it next to itself).
 await build({
   absWorkingDir: root,
   entryPoints: ['dist/app/parse-worker.js'],
-  outfile: join(outdir, 'parse-worker.js'),
+  outfile: join(outdir, 'chunks', 'parse-worker.js'),
   bundle: true,
   format: 'esm',
   platform: 'node',
