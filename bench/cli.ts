@@ -49,7 +49,7 @@ function cases(label: string, bin: string, db: string): Case[] {
     HOME: values.home!,
     TAPEDECK_HOME: join(tmp, label),
     TAPEDECK_DB: db,
-    XDG_CACHE_HOME: join(tmp, `${label}-cache`),
+    TAPEDECK_CODE_CACHE: join(tmp, `${label}-cache`),
   };
   return [
     { name: `${label}: tapedeck --version`, args: [bin, '--version'], env },

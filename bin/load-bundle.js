@@ -15,20 +15,40 @@ const BUNDLE_DIR = path.join(__dirname, '..', 'dist', 'bundle');
 const MAGIC = 'tapedeck-code-cache-1\n';
 
 /**
- * Where the caches live: the platform's per-user cache folder (never a shared temp folder: a
- * code cache is code, and one planted by another user would run as this one). Undefined when
- * turned off (TAPEDECK_CODE_CACHE=0, or Node's own NODE_DISABLE_COMPILE_CACHE=1) or unknown.
+ * Where the caches live: TAPEDECK_CODE_CACHE when it is an absolute folder, else a folder of this
+ * user's in the temp folder (Node keeps its own compile cache there too; the home is left alone:
+ * a dry run must write nothing there). Undefined when turned off (TAPEDECK_CODE_CACHE=0, or Node's
+ * own NODE_DISABLE_COMPILE_CACHE=1), or when the folder is not this user's alone: a code cache is
+ * code, and one planted by another user would run as this one.
  */
 function cacheDir(env) {
-  if (env.TAPEDECK_CODE_CACHE === '0' || env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
-  let base;
-  if (process.platform === 'win32') base = env.LOCALAPPDATA;
-  else if (process.platform === 'darwin') base = env.HOME && path.join(env.HOME, 'Library', 'Caches');
-  else
-    base = path.isAbsolute(env.XDG_CACHE_HOME ?? '')
-      ? env.XDG_CACHE_HOME
-      : env.HOME && path.join(env.HOME, '.cache');
-  return base ? path.join(base, 'tapedeck', 'code-cache') : undefined;
+  const set = env.TAPEDECK_CODE_CACHE;
+  if (set === '0' || env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
+  const uid = process.getuid?.();
+  const dir =
+    set && path.isAbsolute(set)
+      ? set
+      : path.join(require('node:os').tmpdir(), `tapedeck-code-cache-${uid ?? 'user'}`);
+  let st;
+  try {
+    st = fs.lstatSync(dir);
+  } catch {
+    return dir; // made, owner-only, when the first cache is written
+  }
+  return ownersOnly(st) ? dir : undefined;
+}
+
+/** A real folder (not a link) that only this user can write to (Windows: a per-user temp folder). */
+function ownersOnly(st) {
+  const uid = process.getuid?.();
+  return st.isDirectory() && (uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0));
+}
+
+/** A short hash of `text` (node:crypto would cost more to load than the whole lookup). */
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /** The chunks' caches in one file: a header line, then per chunk its name, length and bytes. */
@@ -57,6 +77,7 @@ function readCaches(file) {
 function writeCaches(dir, file, caches, stalePrefix, keepSuffix) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownersOnly(fs.lstatSync(dir))) return; // made by someone else in the meantime
     const parts = [Buffer.from(MAGIC, 'latin1')];
     for (const [name, data] of caches) {
       const head = Buffer.alloc(6 + name.length);
@@ -89,8 +110,11 @@ function loadBundle(entry, label) {
   const head = fs.readFileSync(main, 'latin1');
   const meta = JSON.parse(/^\/\/ tapedeck-bundle (.*)/.exec(head)?.[1] ?? '{}');
   const dir = meta.build && cacheDir(process.env);
+  // Named by the installation too: two installs of different builds share the folder without
+  // removing each other's files.
+  const prefix = `${fnv1a(BUNDLE_DIR)}-${entry}-`;
   const suffix = `-${meta.build}-${process.version}-${process.arch}.v8`;
-  const cacheFile = dir && path.join(dir, `${entry}-${label(meta.commands)}${suffix}`);
+  const cacheFile = dir && path.join(dir, `${prefix}${label(meta.commands)}${suffix}`);
   const caches = cacheFile ? readCaches(cacheFile) : new Map();
   let stale = false;
   const scripts = new Map();
@@ -124,7 +148,7 @@ function loadBundle(entry, label) {
     process.once('exit', () => {
       if (!stale) return;
       for (const [name, script] of scripts) caches.set(name, script.createCachedData());
-      writeCaches(dir, cacheFile, caches, `${entry}-`, suffix);
+      writeCaches(dir, cacheFile, caches, prefix, suffix);
     });
   return load(main, head);
 }
