@@ -74,7 +74,7 @@ it('the built CLI answers a search on SQLite without running PostgreSQL code (np
     // The code cache written after the search names each chunk the search loaded and holds the
     // bytecode of every function it ran (its SQL text included).
     const [file] = readdirSync(cache);
-    assert.match(file, /^cli-search-/);
+    assert.match(file, /-cli-search-/);
     const code = readFileSync(join(cache, file)).toString('latin1');
     assert.match(code, /steps_fts MATCH/, 'the cache holds the search that ran');
     const chunks = [...new Set(code.match(/(?:chunks|interfaces)\/[\w/.-]+\.js/g))];
