@@ -1,7 +1,7 @@
 // Bundles the compiled CLI and hook runtime (dist/) into dist/bundle/, which bin/tapedeck.js runs:
 // a `tapedeck search` loading ~200 small modules spent most of its time resolving and linking
 // them. Lazily imported commands and backends stay separate chunks, loaded only when used.
-// Packages stay in node_modules, except commander, which every command loads.
+// Packages stay in node_modules, except commander and better-sqlite3's JavaScript (below).
 //
 // The chunks are CommonJS (esbuild splits as ES modules, then each chunk is converted), run by
 // bin/load-bundle.js through node:vm with a V8 code cache: Node 20 has no code cache for ES
@@ -60,10 +60,15 @@ const result = await build({
       },
     },
     {
-      name: 'packages-external-but-commander',
+      // commander is loaded by every command, and better-sqlite3's JavaScript by every command that
+      // opens the store (open.ts loads its native addon itself): bundled, both are compiled with
+      // the code cache.
+      name: 'packages-external-but-commander-and-better-sqlite3',
       setup(b) {
         b.onResolve({ filter: /^[^./]/ }, (a) =>
-          a.path === 'commander' || a.path.startsWith('node:') ? undefined : { path: a.path, external: true },
+          a.path === 'commander' || a.path === 'better-sqlite3' || a.path.startsWith('node:')
+            ? undefined
+            : { path: a.path, external: true },
         );
       },
     },
