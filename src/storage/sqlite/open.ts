@@ -43,7 +43,7 @@ export function loadDriver(): typeof BetterSqlite3 {
   } catch (e) {
     throw new TapedeckError(
       'STORAGE_UNAVAILABLE',
-      `The SQLite driver (better-sqlite3) could not be loaded on Node ${process.versions.node}: ${(e as Error).message.replace(/\s*\n\s*/g, ' ')}. Rebuild it with: npm rebuild better-sqlite3`,
+      `The SQLite driver (better-sqlite3) could not be loaded on Node ${process.versions.node}: ${(e as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '')}. Rebuild it with: npm rebuild better-sqlite3`,
     );
   }
 }
