@@ -119,6 +119,13 @@ function loadBundle(entry, label) {
   let stale = false;
   const scripts = new Map();
   const modules = new Map();
+  // Packages and built-ins are Node's to load, resolved from the bundle (one resolver for every
+  // chunk: they all find the same node_modules), made when first needed.
+  let nodeRequire;
+  const fromNode = (id) => {
+    if (!nodeRequire) nodeRequire = createRequire(main);
+    return nodeRequire(id);
+  };
 
   function load(file, source) {
     const known = modules.get(file);
@@ -134,10 +141,8 @@ function loadBundle(entry, label) {
     scripts.set(name, script);
     const mod = { exports: {} };
     modules.set(file, mod);
-    const nodeRequire = createRequire(file);
     const here = path.dirname(file);
-    // Another chunk is loaded here; packages and built-ins by Node.
-    const require = (id) => (id.startsWith('.') ? load(path.join(here, id)) : nodeRequire(id));
+    const require = (id) => (id.startsWith('.') ? load(path.join(here, id)) : fromNode(id));
     script.runInThisContext()(mod.exports, require, mod, file, here);
     return mod.exports;
   }
