@@ -24,7 +24,10 @@ if (!values.keep) {
 const dir = values.keep;
 const kinds = values.kinds?.split(',');
 const engine = createEngine(
-  loadConfig({ db: join(dir, 'tapedeck', 'tapedeck.db') }, { HOME: join(dir, 'home'), TAPEDECK_HOME: join(dir, 'tapedeck') }),
+  loadConfig(
+    { db: join(dir, 'tapedeck', 'tapedeck.db') },
+    { HOME: join(dir, 'home'), TAPEDECK_HOME: join(dir, 'tapedeck') },
+  ),
 );
 const questions = parseQuestionFile(readFileSync(join(dir, 'all.jsonl'), 'utf8')).filter(
   (q) => !kinds || kinds.includes(q.kind),
@@ -44,18 +47,29 @@ const recording: TranscriptStore = Object.create(store, {
 });
 
 const isEvidence = (e: EvidenceRef, c: { thread: string; step: number; path: string; line: number }) =>
-  'file' in e ? pathMatches(c.path, e.file) && c.line === e.line : e.thread === c.thread && (e.step === undefined || e.step === c.step);
+  'file' in e
+    ? pathMatches(c.path, e.file) && c.line === e.line
+    : e.thread === c.thread && (e.step === undefined || e.step === c.step);
 
 type Row = { items: number; top10: number; read: number; session1: number; sessionRead: number; n: number };
 const rows = new Map<string, Row>();
 for (const q of questions) {
   read = [];
   const now = q.now ?? Date.now();
-  const res = searchTranscripts(recording, q.question, { limit: 10, now, ...(q.project ? { project: q.project } : {}) });
+  const res = searchTranscripts(recording, q.question, {
+    limit: 10,
+    now,
+    ...(q.project ? { project: q.project } : {}),
+  });
   const row = rows.get(q.kind) ?? { items: 0, top10: 0, read: 0, session1: 0, sessionRead: 0, n: 0 };
   rows.set(q.kind, row);
   row.n++;
-  const hits = res.hits.map((h) => ({ thread: h.thread, step: h.step, path: h.source.path, line: h.source.line }));
+  const hits = res.hits.map((h) => ({
+    thread: h.thread,
+    step: h.step,
+    path: h.source.path,
+    line: h.source.line,
+  }));
   const cands = read.map((c) => ({ thread: c.threadId, step: c.step, path: c.source, line: c.line }));
   const evThreads = new Set<string>();
   for (const e of q.evidence) {
@@ -68,10 +82,14 @@ for (const q of questions) {
   }
   // A file's thread is known once any of its steps was read; otherwise the session was not read.
   const first = hits[0];
-  if (first && q.evidence.some((e) => ('file' in e ? pathMatches(first.path, e.file) : e.thread === first.thread)))
+  if (
+    first &&
+    q.evidence.some((e) => ('file' in e ? pathMatches(first.path, e.file) : e.thread === first.thread))
+  )
     row.session1++;
   const evFiles = q.evidence.flatMap((e) => ('file' in e ? [e.file] : []));
-  if (cands.some((c) => evThreads.has(c.thread) || evFiles.some((f) => pathMatches(c.path, f)))) row.sessionRead++;
+  if (cands.some((c) => evThreads.has(c.thread) || evFiles.some((f) => pathMatches(c.path, f))))
+    row.sessionRead++;
 }
 const f = (x: number, n: number) => (n ? (x / n).toFixed(3) : '-');
 process.stdout.write(
