@@ -10,9 +10,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { loadConfig } from '../../src/app/config.js';
 import { createEngine } from '../../src/app/engine.js';
+import { parseQuery } from '../../src/core/query.js';
+import { roleCue } from '../../src/core/question-role.js';
 import { type EvidenceRef, parseQuestionFile, pathMatches } from '../../src/core/scorecard.js';
+import { createTermMatcher } from '../../src/core/term-match.js';
 import type { Candidate, TranscriptStore } from '../../src/ports/transcript-store.js';
 import { searchTranscripts } from '../../src/search/search.js';
 
@@ -51,7 +55,34 @@ const isEvidence = (e: EvidenceRef, c: { thread: string; step: number; path: str
     ? pathMatches(c.path, e.file) && c.line === e.line
     : e.thread === c.thread && (e.step === undefined || e.step === c.step);
 
-type Row = { items: number; top10: number; read: number; session1: number; sessionRead: number; n: number };
+// A step never read: does it hold a word of the question (not a name) in its text, only in its
+// neighbour field, or none (a vocabulary gap no ranking can bridge)?
+const db = new Database(join(dir, 'tapedeck', 'tapedeck.db'), { readonly: true });
+const stepOf = db.prepare<[string, number], { text: string; ctx: string }>(
+  "SELECT s.text, s.ctx FROM steps s JOIN threads t ON t.tid = s.tid WHERE t.source LIKE '%' || ? AND s.line = ?",
+);
+const holds = (question: string, e: EvidenceRef): 'text' | 'ctx' | 'none' => {
+  if (!('file' in e)) return 'none';
+  const row = stepOf.get(e.file, e.line);
+  if (!row) return 'none';
+  const names = new Set(roleCue(question).names.map((n) => n.toLowerCase()));
+  const parsed = parseQuery(question);
+  const query = { ...parsed, terms: parsed.terms.filter((t) => !names.has(t.text)) };
+  const match = createTermMatcher(query);
+  if (match(row.text).some(Boolean)) return 'text';
+  return match(row.ctx).some(Boolean) ? 'ctx' : 'none';
+};
+
+type Row = {
+  items: number;
+  top10: number;
+  read: number;
+  session1: number;
+  sessionRead: number;
+  n: number;
+  text: number;
+  ctx: number;
+};
 const rows = new Map<string, Row>();
 for (const q of questions) {
   read = [];
@@ -61,7 +92,16 @@ for (const q of questions) {
     now,
     ...(q.project ? { project: q.project } : {}),
   });
-  const row = rows.get(q.kind) ?? { items: 0, top10: 0, read: 0, session1: 0, sessionRead: 0, n: 0 };
+  const row = rows.get(q.kind) ?? {
+    items: 0,
+    top10: 0,
+    read: 0,
+    session1: 0,
+    sessionRead: 0,
+    n: 0,
+    text: 0,
+    ctx: 0,
+  };
   rows.set(q.kind, row);
   row.n++;
   const hits = res.hits.map((h) => ({
@@ -77,6 +117,10 @@ for (const q of questions) {
     if (hits.some((h) => isEvidence(e, h))) row.top10++;
     const found = cands.filter((c) => isEvidence(e, c));
     if (found.length > 0) row.read++;
+    else {
+      const h = holds(q.question, e);
+      if (h !== 'none') row[h]++;
+    }
     for (const c of found) evThreads.add(c.thread);
     if ('thread' in e) evThreads.add(e.thread);
   }
@@ -93,10 +137,10 @@ for (const q of questions) {
 }
 const f = (x: number, n: number) => (n ? (x / n).toFixed(3) : '-');
 process.stdout.write(
-  '| kind | n | evidence items | in top 10 | read, ranked below 10 | never read | session@1 | right session read, not first | right session not read |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+  '| kind | n | evidence items | in top 10 | read, ranked below 10 | never read | of which share a word: in text | only in neighbours | session@1 | right session read, not first | right session not read |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
 );
 for (const [kind, r] of rows)
   process.stdout.write(
-    `| ${kind} | ${r.n} | ${r.items} | ${f(r.top10, r.items)} | ${f(r.read - r.top10, r.items)} | ${f(r.items - r.read, r.items)} | ${f(r.session1, r.n)} | ${f(r.sessionRead - r.session1, r.n)} | ${f(r.n - r.sessionRead, r.n)} |\n`,
+    `| ${kind} | ${r.n} | ${r.items} | ${f(r.top10, r.items)} | ${f(r.read - r.top10, r.items)} | ${f(r.items - r.read, r.items)} | ${f(r.text, r.items)} | ${f(r.ctx, r.items)} | ${f(r.session1, r.n)} | ${f(r.sessionRead - r.session1, r.n)} | ${f(r.n - r.sessionRead, r.n)} |\n`,
   );
 engine.close();
