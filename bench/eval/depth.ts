@@ -20,7 +20,7 @@ import { createTermMatcher } from '../../src/core/term-match.js';
 import type { Candidate, TranscriptStore } from '../../src/ports/transcript-store.js';
 import { searchTranscripts } from '../../src/search/search.js';
 
-const { values } = parseArgs({ options: { keep: { type: 'string' }, kinds: { type: 'string' } } });
+const { values } = parseArgs({ options: { keep: { type: 'string' }, kinds: { type: 'string' }, list: { type: 'boolean', default: false } } });
 if (!values.keep) {
   process.stderr.write('usage: depth.ts --keep <dir> [--kinds a,b]\n');
   process.exit(2);
@@ -116,8 +116,11 @@ for (const q of questions) {
     row.items++;
     if (hits.some((h) => isEvidence(e, h))) row.top10++;
     const found = cands.filter((c) => isEvidence(e, c));
-    if (found.length > 0) row.read++;
-    else {
+    if (found.length > 0) {
+      row.read++;
+      if (values.list && !hits.some((h) => isEvidence(e, h)))
+        process.stderr.write(`read, ranked below 10: ${q.kind} ${q.id} ${q.question}\n`);
+    } else {
       const h = holds(q.question, e);
       if (h !== 'none') row[h]++;
     }

@@ -4,7 +4,9 @@ import { addresses, roleCue, spokenBy, vocativeBlanker } from './question-role.j
 
 test('who the question asks about: I → user, you → assistant, the earlier cue wins', () => {
   assert.deepEqual(roleCue('what did I ask about the webhook retries?').role, 'user');
-  assert.equal(roleCue('what did I ask about the webhook retries?').cueText, 'did I');
+  assert.equal(roleCue('what did I ask about the webhook retries?').cueText, 'did I ask');
+  // A verb that says what was done is still searched: "did I fix" asks about a fix.
+  assert.equal(roleCue('what did I fix in the webhook retries?').cueText, 'did I');
   assert.equal(roleCue('What did you suggest for the flaky test?').role, 'assistant');
   assert.equal(roleCue('your recommendation on caching').role, 'assistant');
   assert.equal(roleCue('what did I ask you to change').role, 'user');
