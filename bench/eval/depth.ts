@@ -5,7 +5,8 @@
  * over a kept eval store (`npm run eval -- --keep` prints where it is), recording what the store
  * returns to search.
  *
- *   node --import tsx bench/eval/depth.ts --keep <dir printed by --keep> [--kinds conversation,dated]
+ *   node --import tsx bench/eval/depth.ts --keep <dir printed by --keep> [--kinds conversation,dated] [--list]
+ * (--list: each evidence step read but ranked below 10, on stderr)
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +21,11 @@ import { createTermMatcher } from '../../src/core/term-match.js';
 import type { Candidate, TranscriptStore } from '../../src/ports/transcript-store.js';
 import { searchTranscripts } from '../../src/search/search.js';
 
-const { values } = parseArgs({ options: { keep: { type: 'string' }, kinds: { type: 'string' }, list: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { keep: { type: 'string' }, kinds: { type: 'string' }, list: { type: 'boolean', default: false } },
+});
 if (!values.keep) {
-  process.stderr.write('usage: depth.ts --keep <dir> [--kinds a,b]\n');
+  process.stderr.write('usage: depth.ts --keep <dir> [--kinds a,b] [--list]\n');
   process.exit(2);
 }
 const dir = values.keep;
