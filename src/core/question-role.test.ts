@@ -42,3 +42,11 @@ test('a name spoken to is blanked for scoring; a name spoken about or speaking i
   assert.equal(blank('Mei: the deploy is green'), 'Mei: the deploy is green');
   assert.equal(vocativeBlanker([])('Hey Nils!'), 'Hey Nils!');
 });
+
+test('a named speaker\'s "say" verb is part of the cue, not a searched word', () => {
+  assert.equal(roleCue('What did Nils suggest to Mei for sleep?').cueText, 'suggest');
+  assert.equal(roleCue('Which novel did Hamid tell Henrik to read?').cueText, 'tell');
+  // A verb that names what was done stays a word; so does a capitalised word that is no name.
+  assert.equal(roleCue('What book did Nils recommend to Mei?').cueText, undefined);
+  assert.equal(roleCue('What did I ask Nils to share?').cueText, 'did I ask');
+});

@@ -31,6 +31,7 @@ const ASSISTANT_STRONG = new RegExp(
   `\\byou\\s+(?:\\w+\\s+)?(?:${SAY}|${DO})\\b|\\b(?:did|have|had|were|do|would|could)\\s+you\\b|\\byour\\s+(?:suggestion|recommendation|advice|answer|reply|explanation|proposal|idea|fix|plan)s?\\b`,
 );
 const USER_WEAK = /\b(?:my|mine|me)\b/;
+const NAMED_SAY = new RegExp(`\\b(?:did|has|had)\\s+(\\p{Lu}\\p{Ll}+)\\s+(${SAY})\\b`, 'u');
 const NOT_NAMES = new Set([
   'I',
   'What',
@@ -83,6 +84,12 @@ export function roleCue(question: string): RoleCue {
   for (const m of question.matchAll(/(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}]+)(?:'s)?\b/gu)) {
     const name = m[1]!;
     if (!NOT_NAMES.has(name)) names.add(name);
+  }
+  // "What did Nils suggest…", "did Maria tell…": as for "did I ask", the verb says who spoke (the
+  // speaker prior's job), and searched as a word it finds every "I'd suggest" of other sessions.
+  if (!cueText && names.size > 0) {
+    const named = NAMED_SAY.exec(question);
+    if (named && names.has(named[1]!)) cueText = named[2];
   }
   return { role, strength, names: [...names], ...(cueText ? { cueText } : {}) };
 }
