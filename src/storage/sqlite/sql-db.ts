@@ -1,10 +1,12 @@
 /**
  * The SQLite side of storage/sql.ts: better-sqlite3 stays synchronous underneath; each query and
  * each transaction takes the one-lane mutex, so a transaction owns the connection from BEGIN
- * IMMEDIATE to COMMIT. Errors are mapped here once (mapSqliteError). The synchronous stores share
+ * IMMEDIATE to COMMIT. Errors are mapped here once (mapSqliteError; a unique violation → CONFLICT,
+ * as on PostgreSQL). The synchronous stores share
  * the connection: a transaction here awaits only these calls, which settle without yielding to
  * I/O, so no synchronous store ever runs inside one half-done.
  */
+import { TapedeckError } from '../../core/errors.js';
 import { compile, createMutex, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
 import { type Db, mapSqliteError } from './open.js';
 
@@ -15,6 +17,9 @@ export function createSqliteSqlDb(db: Db): SqlDb {
     try {
       return fn();
     } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        throw new TapedeckError('CONFLICT', `That already exists: ${(e as Error).message}`, { sqlite: code });
       throw mapSqliteError(e, db.name);
     }
   };
