@@ -1,9 +1,9 @@
 /** The SQLite backend: every store over one embedded file, each built on first use. */
 import type { Stores } from '../../ports/stores.js';
+import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
-import { createSqliteContextBundleStore } from './context-bundle-store.js';
 import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
@@ -32,7 +32,7 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     wiki: () => createSqliteWikiStore(db, path),
     saved: () => createSqliteSavedThreadStore(db),
     workingMemory: () => createSqliteWorkingMemoryStore(db),
-    contextBundle: () => createSqliteContextBundleStore(db),
+    contextBundle: () => createContextBundleStore(sqlDb),
     keys: () => createKeyStore(sqlDb),
     catalog: () => createSqliteKnowledgeCatalog(db),
     transaction: (fn, mode) =>
