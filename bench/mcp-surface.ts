@@ -17,8 +17,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine, type Engine } from '../src/app/engine.js';
 import { estimateTokens } from '../src/core/token-budget.js';
-import type { SearchHit } from '../src/services/transcripts.js';
 import { buildMcpServer } from '../src/interfaces/mcp/server.js';
+import type { SearchHit } from '../src/services/transcripts.js';
 import { generateCorpus, type QuestionRecord } from './generate.js';
 import { percentile, round } from './stats.js';
 

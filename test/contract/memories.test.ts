@@ -301,6 +301,7 @@ each('update corrects in place; the index follows the content, labels and projec
   assert.equal(u.id, m.id, 'a unique id prefix works');
   assert.equal(u.title, 'Lint with biome');
   assert.deepEqual(u.labels, ['lint', 'biome']);
+  assert.equal(u.importance, 0.7);
   assert.ok(u.updated_at > m.updated_at);
   assert.equal(lab.memories.search('eslint').hits.length, 0);
   assert.equal(lab.memories.search('biome').hits[0].id, m.id);
