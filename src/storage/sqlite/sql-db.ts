@@ -8,6 +8,7 @@
  */
 import { TapedeckError } from '../../core/errors.js';
 import { compile, createMutex, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import type { Statement } from './lazy-statements.js';
 import { type Db, mapSqliteError } from './open.js';
 
 /** The shared stores' database over an open SQLite file. */
@@ -23,9 +24,18 @@ export function createSqliteSqlDb(db: Db): SqlDb {
       throw mapSqliteError(e, db.name);
     }
   };
+  // Prepared once per text: the stores' queries are a small fixed set (a key lookup runs on every
+  // keyed request). Bounded, should a caller ever build many distinct texts.
+  const statements = new Map<string, Statement>();
   const prepare = (q: Sql) => {
     const { text, params } = compile(q, () => '?');
-    return { stmt: db.prepare(text), params };
+    let stmt = statements.get(text);
+    if (!stmt) {
+      if (statements.size >= 500) statements.clear();
+      stmt = db.prepare<unknown[]>(text);
+      statements.set(text, stmt);
+    }
+    return { stmt, params };
   };
   const queries: SqlQueries = {
     all: <T>(q: Sql) =>
