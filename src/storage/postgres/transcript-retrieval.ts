@@ -291,18 +291,24 @@ export function createPgRetriever(db: PgStore): PgRetriever {
             ${from} WHERE ${cond(`s.fts @@ ${tsq(ps.map((x) => x.expr).join(' & '))}`)}
             ORDER BY ${key} DESC LIMIT ${PAIR_BUDGET}) m ORDER BY m.rank * ${lengthNorm('m.size')} DESC, m.id DESC LIMIT ${n})`);
       };
-      if (words.length > 1) both(1, words, PROBE_LIMIT);
+      // When the rare words' matches all fit the limit (exact counts: an estimate is never under
+      // MCE_MIN_DF), step 1 takes every one of them: an AND probe holding one of those words can
+      // only find steps already taken (each step keeps its first list), so it is not sent.
+      const rareSum = rare.reduce((n, x) => n + x.df, 0);
+      const taken = new Set(rareSum <= Math.min(limit, MCE_MIN_DF - 1) ? rare : []);
+      const news = (ps: Probe[]) => !ps.some((x) => taken.has(x));
+      if (words.length > 1 && news(words)) both(1, words, PROBE_LIMIT);
       const paired = words.filter((x) => x.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);
       for (let i = 0; i < paired.length; i++)
         for (let j = i + 1; j < paired.length; j++) {
           if (isRare.has(paired[i]!) && isRare.has(paired[j]!)) continue; // ordered in step 1
           if (words.length === 2) continue; // the every-word probe
-          both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
+          if (news([paired[i]!, paired[j]!])) both(2, [paired[i]!, paired[j]!], PAIR_LIMIT);
         }
       // Every informative word but the rarest few (core/probe-plan.ts).
       for (const ps of subsetProbes(words.filter((x) => x.df < total * PAIR_MAX_SHARE)))
-        both(3, ps, PAIR_LIMIT);
+        if (news(ps)) both(3, ps, PAIR_LIMIT);
       // An identifier found only as a substring: the most recent steps containing it.
       substrings.forEach((x, i) => {
         const not = excluded ? ` AND NOT s.fts @@ ${p(excluded)}::tsquery` : '';

@@ -53,7 +53,6 @@ const DF_CAP = 3000;
  */
 const BM25_POSTINGS = 60_000;
 
-type Row = Record<string, unknown>;
 type Probe = { t: QueryTerm; expr: string; df: number };
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -93,28 +92,50 @@ export function filterSql(f: SearchFilters): { where: string[]; params: unknown[
   return { where, params };
 }
 
-const CANDIDATE_COLS = `s.id AS rowid, s.step, s.role, s.kind, s.ts, s.line,
-  substr(s.text, 1, ${CANDIDATE_TEXT_CHARS}) AS text, length(s.text) AS chars, s.ctx,
-  t.id AS thread_id, t.agent, t.project, t.title, t.source, t.started_at, t.updated_at`;
+/** A step's own columns of a candidate, in the order `toCandidate` reads them. */
+const STEP_COLS = `s.id, s.tid, s.step, s.role, s.kind, s.ts, s.line,
+  substr(s.text, 1, ${CANDIDATE_TEXT_CHARS}), length(s.text), s.ctx`;
+/** Its thread's columns (cached per process: `ThreadInfo`). */
+const THREAD_COLS = 't.id, t.agent, t.project, t.title, t.source, t.started_at, t.updated_at';
 
-const toCandidate = (r: Row): Candidate => ({
-  rowid: r.rowid as number,
-  threadId: r.thread_id as string,
-  agent: r.agent as AgentId,
-  project: (r.project as string | null) ?? null,
-  title: (r.title as string | null) ?? null,
-  threadStartedAt: (r.started_at as string | null) ?? null,
-  threadUpdatedAt: (r.updated_at as string | null) ?? null,
-  source: r.source as string,
-  step: r.step as number,
-  role: r.role as Role,
-  kind: r.kind as StepKind,
-  timestamp: (r.ts as string | null) ?? null,
-  line: r.line as number,
-  text: r.text as string,
-  chars: r.chars as number,
-  context: r.ctx as string,
+/** What a candidate carries of its thread. */
+type ThreadInfo = Pick<
+  Candidate,
+  'threadId' | 'agent' | 'project' | 'title' | 'source' | 'threadStartedAt' | 'threadUpdatedAt'
+>;
+
+const toThread = (r: unknown[], at: number): ThreadInfo => ({
+  threadId: r[at] as string,
+  agent: r[at + 1] as AgentId,
+  project: (r[at + 2] as string | null) ?? null,
+  title: (r[at + 3] as string | null) ?? null,
+  source: r[at + 4] as string,
+  threadStartedAt: (r[at + 5] as string | null) ?? null,
+  threadUpdatedAt: (r[at + 6] as string | null) ?? null,
 });
+
+/** A raw STEP_COLS row and its thread. */
+const toCandidate = (r: unknown[], t: ThreadInfo): Candidate => ({
+  rowid: r[0] as number,
+  threadId: t.threadId,
+  agent: t.agent,
+  project: t.project,
+  title: t.title,
+  threadStartedAt: t.threadStartedAt,
+  threadUpdatedAt: t.threadUpdatedAt,
+  source: t.source,
+  step: r[2] as number,
+  role: r[3] as Role,
+  kind: r[4] as StepKind,
+  timestamp: (r[5] as string | null) ?? null,
+  line: r[6] as number,
+  text: r[7] as string,
+  chars: r[8] as number,
+  context: r[9] as string,
+});
+
+/** Entries of each per-process cache at most (counts, threads: each a few short strings). */
+const CACHE_ENTRIES = 20_000;
 
 /** Recent steps sampled for the average text length, refreshed as the index grows by a quarter. */
 const LENGTH_SAMPLE = 2000;
@@ -141,9 +162,33 @@ export function createRetriever(db: Db): Retriever {
   // How many steps a term matches, counted up to a cap: exact for the rare terms that matter,
   // "common" beyond it, and never more than DF_CAP cheap iterations (the fts5vocab table would
   // give exact counts, but its lookups cost milliseconds on a large index).
-  const countMatches = db.prepare<[string], { n: number }>(
+  const countStatement = db.prepare<[string], { n: number }>(
     `SELECT count(*) AS n FROM (SELECT 1 FROM steps_fts WHERE steps_fts MATCH ? LIMIT ${DF_CAP})`,
   );
+  // What does not change between queries while the database does not: each expression's count
+  // and each thread's columns, kept per process and dropped whenever the database may have
+  // changed — this connection's own writes (total_changes) or another's (data_version).
+  const version = db
+    .prepare<[]>('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
+    .raw();
+  let cachedAt = '';
+  const counts = new Map<string, number>();
+  const threads = new Map<number, ThreadInfo>();
+  const checkCaches = () => {
+    const now = (version.get() as unknown[]).join(':');
+    if (now === cachedAt && counts.size < CACHE_ENTRIES && threads.size < CACHE_ENTRIES) return;
+    cachedAt = now;
+    counts.clear();
+    threads.clear();
+  };
+  const countMatches = (expr: string): number => {
+    let n = counts.get(expr);
+    if (n === undefined) {
+      n = countStatement.get(expr)?.n ?? 0;
+      counts.set(expr, n);
+    }
+    return n;
+  };
 
   const stats = createTermStats(db);
   const sampleChars = db.prepare<[], { n: number | null }>(
@@ -162,7 +207,7 @@ export function createRetriever(db: Db): Retriever {
     const stem = word ? porterStem(word) : null;
     const kept = stem ? stats.known(stem, total) : undefined;
     if (kept !== undefined && kept >= DF_CAP) return kept;
-    const n = countMatches.get(expr)?.n ?? 0;
+    const n = countMatches(expr);
     return n >= DF_CAP && stem ? Math.max(n, stats.df(stem, total)) : n;
   }
 
@@ -173,13 +218,13 @@ export function createRetriever(db: Db): Retriever {
   function probe(t: QueryTerm, total: number): Probe {
     if (t.kind === 'ident') {
       const exact = exactIdentExpr(t);
-      const n = countMatches.get(exact)?.n ?? 0;
+      const n = countMatches(exact);
       if (n > 0) return { t, expr: exact, df: n };
     }
     const expr = termExpr(t);
     if (!expr) return { t, expr, df: 0 };
     if (t.kind === 'phrase') {
-      const n = countMatches.get(expr)?.n ?? 0;
+      const n = countMatches(expr);
       return { t, expr, df: n };
     }
     return { t, expr, df: matches(expr, t.kind === 'word' ? t.text : null, total) };
@@ -291,20 +336,50 @@ export function createRetriever(db: Db): Retriever {
 
   // Texts are read once per search, for the steps no earlier probe found: the probes overlap
   // heavily, and reading a text (up to CANDIDATE_TEXT_CHARS plus its neighbour field) costs more
-  // than finding its id.
-  const texts = db.prepare<[string]>(
-    `SELECT ${CANDIDATE_COLS} FROM steps s JOIN threads t ON t.tid = s.tid
-     WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`,
-  );
+  // than finding its id. The thread columns come from the cache when it holds them (joining and
+  // decoding them was ~40% of reading the candidates).
+  const ofIds = 'WHERE s.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))';
+  const texts = db.prepare<[string]>(`SELECT ${STEP_COLS} FROM steps s ${ofIds}`).raw();
+  const textsAndThreads = db
+    .prepare<[string]>(
+      `SELECT ${STEP_COLS}, ${THREAD_COLS} FROM steps s JOIN threads t ON t.tid = s.tid ${ofIds}`,
+    )
+    .raw();
+  const threadsOf = db
+    .prepare<[string]>(
+      `SELECT t.tid, ${THREAD_COLS} FROM threads t WHERE t.tid IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`,
+    )
+    .raw();
   function candidatesOf(order: number[]): Candidate[] {
     if (order.length === 0) return [];
     const byId = new Map<number, Candidate>();
-    for (const r of texts.all(JSON.stringify(order)) as Row[]) byId.set(r.rowid as number, toCandidate(r));
+    if (threads.size === 0) {
+      for (const r of textsAndThreads.all(JSON.stringify(order)) as unknown[][]) {
+        const tid = r[1] as number;
+        let t = threads.get(tid);
+        if (!t) {
+          t = toThread(r, 10);
+          threads.set(tid, t);
+        }
+        byId.set(r[0] as number, toCandidate(r, t));
+      }
+    } else {
+      const rows = texts.all(JSON.stringify(order)) as unknown[][];
+      const missing = [...new Set(rows.map((r) => r[1] as number).filter((tid) => !threads.has(tid)))];
+      if (missing.length > 0)
+        for (const r of threadsOf.all(JSON.stringify(missing)) as unknown[][])
+          threads.set(r[0] as number, toThread(r, 1));
+      for (const r of rows) {
+        const t = threads.get(r[1] as number);
+        if (t) byId.set(r[0] as number, toCandidate(r, t));
+      }
+    }
     return order.flatMap((id) => byId.get(id) ?? []);
   }
 
   return {
     candidates(query, filters, limit) {
+      checkCaches();
       const total = (maxId.get()?.n ?? 0) as number;
       const probes = query.terms.map((t) => probe(t, total));
       const dfs = probes.map((p) => p.df);
@@ -327,7 +402,12 @@ export function createRetriever(db: Db): Retriever {
       //    are rare even when neither is (what BM25 over every word would find, bounded).
       const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
       const postings = (ps: Probe[]) => ({ postings: ps.reduce((n, p) => n + p.df, 0), total });
-      if (byDf.length > 1)
+      // When the rare words' matches all fit the limit, step 1 took every one of them (their
+      // counts are exact below DF_CAP): an AND probe holding one of those words can only find
+      // steps already taken, so it is not sent (a third of the questions; same candidates).
+      const taken = new Set(rare.length > 0 && rareMatches <= limit ? rare : []);
+      const news = (ps: Probe[]) => !ps.some((p) => taken.has(p));
+      if (byDf.length > 1 && news(byDf))
         add(ranked(both(byDf), filters, PROBE_LIMIT, PAIR_BUDGET, byDf[0]!.df, postings(byDf)));
       const paired = byDf.filter((p) => p.df < total * PAIR_MAX_SHARE).slice(0, PAIR_TERMS);
       const isRare = new Set(rare);
@@ -337,13 +417,21 @@ export function createRetriever(db: Db): Retriever {
           if (byDf.length === 2) continue; // the every-word probe
           const most = Math.min(paired[i]!.df, paired[j]!.df);
           const pair = [paired[i]!, paired[j]!];
-          add(ranked(both(pair), filters, PAIR_LIMIT, PAIR_BUDGET, most, postings(pair)));
+          if (news(pair)) add(ranked(both(pair), filters, PAIR_LIMIT, PAIR_BUDGET, most, postings(pair)));
         }
       // 2b. Every informative word but the rarest few (core/probe-plan.ts).
       for (const ps of subsetProbes(byDf.filter((p) => p.df < total * PAIR_MAX_SHARE)))
-        add(
-          ranked(both(ps), filters, PAIR_LIMIT, PAIR_BUDGET, Math.min(...ps.map((p) => p.df)), postings(ps)),
-        );
+        if (news(ps))
+          add(
+            ranked(
+              both(ps),
+              filters,
+              PAIR_LIMIT,
+              PAIR_BUDGET,
+              Math.min(...ps.map((p) => p.df)),
+              postings(ps),
+            ),
+          );
       // 3. Nothing yet: the most recent steps with any of the words.
       if (byRow.size === 0 && byDf.length > 0)
         add(recent(not(byDf.map((p) => p.expr).join(' OR ')), filters, limit));
