@@ -340,7 +340,7 @@ async function main(): Promise<void> {
   const { home, env, queries } = await prepareHome();
   if (!values.keyless) {
     const engine = createEngine(loadConfig({}, env));
-    const key = engine.keys.create({ name: 'bench', scope: 'write' }).key;
+    const key = (await engine.keys.create({ name: 'bench', scope: 'write' })).key;
     engine.close();
     headers = { authorization: `Bearer ${key}` };
   }

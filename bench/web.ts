@@ -72,7 +72,7 @@ async function serve(
   mkdirSync(env.TAPEDECK_HOME, { recursive: true });
   await fill(env.TAPEDECK_HOME, env);
   const engine = createEngine(loadConfig({}, env));
-  const key = engine.keys.create({ name: 'bench', scope: 'admin' }).key;
+  const key = (await engine.keys.create({ name: 'bench', scope: 'admin' })).key;
   engine.close();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--refresh', '0'], {
     env,

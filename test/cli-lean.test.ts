@@ -1,15 +1,14 @@
 /**
  * A SQLite user's command never loads the PostgreSQL stores or the client of a remote server:
  * what a command statically imports holds neither (they arrive through app/backends.ts only when
- * the configuration names them), and the built CLI a person runs loads only small chunks.
+ * the configuration names them), and the built CLI a person runs never runs their code.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
@@ -37,47 +36,57 @@ for (const command of ['search', 'index', 'threads', 'show', 'stats']) {
   });
 }
 
-it('the built CLI answers a search on SQLite without loading the PostgreSQL chunk (npm run build first)', () => {
+it('the built CLI answers a search on SQLite without running PostgreSQL code (npm run build first)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tapedeck-lean-'));
   try {
-    // A loader hook that lists every module URL the process loads. It appends to a file at once: the
-    // hooks run on their own thread, whose stderr can be lost when the CLI exits right after answering.
-    const hooks = join(dir, 'hooks.mjs');
+    // Preloaded: lists every file the process required (the bundle's packages and Node's own CommonJS
+    // loads) when it exits.
     const list = join(dir, 'loaded.txt');
+    const preload = join(dir, 'list.cjs');
     writeFileSync(
-      hooks,
-      `import { appendFileSync } from 'node:fs';\nexport async function load(url, c, next) { appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, c); }\n`,
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n')));\n`,
     );
-    const register = join(dir, 'register.mjs');
-    writeFileSync(
-      register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-    );
+    const cache = join(dir, 'cache');
     const r = spawnSync(
       process.execPath,
-      ['--import', register, join(ROOT, 'bin', 'tapedeck.js'), 'search', '--json', 'anything'],
-      { env: { HOME: dir, TAPEDECK_HOME: join(dir, 'td'), PATH: process.env.PATH ?? '' }, encoding: 'utf8' },
+      ['--require', preload, join(ROOT, 'bin', 'tapedeck.js'), 'search', '--json', 'anything'],
+      {
+        env: {
+          HOME: dir,
+          TAPEDECK_CODE_CACHE: cache,
+          TAPEDECK_HOME: join(dir, 'td'),
+          PATH: process.env.PATH ?? '',
+        },
+        encoding: 'utf8',
+      },
     );
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).hits, []);
-    const loaded = readFileSync(list, 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('file:'));
-    // Node loads modules by their real path: the checkout may sit behind a symlink.
-    const ours = loaded.filter((u) => u.startsWith(pathToFileURL(realpathSync(ROOT)).href));
+    const loaded = readFileSync(list, 'utf8').split('\n');
     assert.ok(
-      ours.some((u) => u.includes('/dist/bundle/')),
+      loaded.some((f) => f.endsWith(join('bin', 'load-bundle.js'))),
       `runs the bundle; loaded: ${loaded.join(' ')}`,
     );
+    for (const f of loaded) assert.doesNotMatch(f, /node_modules\/(pg|hono|@modelcontextprotocol|zod)\//, f);
+    for (const f of loaded)
+      assert.doesNotMatch(f, /\/dist\/(storage|app|interfaces)\//, `${f}: not the bundle`);
+    // The code cache written after the search names each chunk the search loaded and holds the
+    // bytecode of every function it ran (its SQL text included).
+    const [file] = readdirSync(cache);
+    assert.match(file, /-cli-search-/);
+    const code = readFileSync(join(cache, file)).toString('latin1');
+    assert.match(code, /steps_fts MATCH/, 'the cache holds the search that ran');
+    const chunks = [...new Set(code.match(/(?:chunks|interfaces)\/[\w/.-]+\.js/g))];
+    assert.ok(chunks.includes(join('interfaces', 'cli', 'main.js')), chunks.join(' '));
     // A handful of chunks (the unbundled CLI loaded 207 modules for a search).
-    assert.ok(ours.length <= 30, `${ours.length} modules: ${ours.join(' ')}`);
-    for (const u of loaded) assert.doesNotMatch(u, /node_modules\/(pg|hono|@modelcontextprotocol|zod)\//, u);
-    for (const u of ours) {
-      const text = readFileSync(new URL(u), 'utf8');
+    assert.ok(chunks.length <= 30, `${chunks.length} chunks: ${chunks.join(' ')}`);
+    for (const chunk of chunks) {
+      const text = readFileSync(join(ROOT, 'dist', 'bundle', chunk), 'utf8');
       assert.doesNotMatch(
         text,
         /CREATE EXTENSION|MIGRATION_LOCK|createPgTranscriptStore/,
-        `${u} holds PostgreSQL code`,
+        `${chunk} holds PostgreSQL code`,
       );
     }
   } finally {

@@ -216,11 +216,11 @@ const fixtureSteps = () => parseLines(FIXTURE);
 
 const savedMessages = (id: string) => engine.savedThreads.get(id).messages.map((m) => [m.role, m.content]);
 
-before(() => {
+before(async () => {
   h = tempHome();
   engine = h.engine();
-  key = engine.keys.create({ name: 'nowledge-plugin', scope: 'write' }).key;
-  readKey = engine.keys.create({ name: 'reader', scope: 'read' }).key;
+  key = (await engine.keys.create({ name: 'nowledge-plugin', scope: 'write' })).key;
+  readKey = (await engine.keys.create({ name: 'reader', scope: 'read' })).key;
   app = createHttpApp(engine, {
     requireKeys: true,
     clientAddress: () => '203.0.113.7',
@@ -551,14 +551,14 @@ describe('the conversation this server already indexes', () => {
   let a: HttpApp;
   let k: string;
 
-  before(() => {
+  before(async () => {
     t = tempHome();
     t.write(
       `.gemini/antigravity/brain/${FIXTURE_ID}/.system_generated/logs/transcript_full.jsonl`,
       readFileSync(FIXTURE, 'utf8'),
     );
     e = t.engine();
-    k = e.keys.create({ name: 'plugin', scope: 'write' }).key;
+    k = (await e.keys.create({ name: 'plugin', scope: 'write' })).key;
     a = createHttpApp(e, { clientAddress: () => '127.0.0.1', log: () => {} });
   });
   after(() => {
@@ -786,7 +786,7 @@ describe('against a real server', () => {
   });
 
   test('the Stop flow and MCP over real HTTP with X-NMEM-API-Key', async () => {
-    const k = s.engine.keys.create({ name: 'plugin', scope: 'write' }).key;
+    const k = (await s.engine.keys.create({ name: 'plugin', scope: 'write' })).key;
     const file = join(s.h.home, 'plugin-side', 'transcript.jsonl');
     s.h.write(
       'plugin-side/transcript.jsonl',

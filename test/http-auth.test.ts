@@ -18,9 +18,9 @@ let adminKey: string;
 
 before(async () => {
   s = await serveHome({ throttle: { free: 3, baseMs: 300, maxMs: 2000 } });
-  writeKey = s.engine.keys.create({ name: 'writer', scope: 'write' }).key;
-  readKey = s.engine.keys.create({ name: 'reader', scope: 'read' }).key;
-  adminKey = s.engine.keys.create({ name: 'admin', scope: 'admin' }).key;
+  writeKey = (await s.engine.keys.create({ name: 'writer', scope: 'write' })).key;
+  readKey = (await s.engine.keys.create({ name: 'reader', scope: 'read' })).key;
+  adminKey = (await s.engine.keys.create({ name: 'admin', scope: 'admin' })).key;
 });
 
 after(async () => {
@@ -46,8 +46,8 @@ describe('keyless use', () => {
           return true;
         },
       );
-      const revoked = engine.keys.create({ name: 'old' });
-      engine.keys.revoke(revoked.record.id);
+      const revoked = await engine.keys.create({ name: 'old' });
+      await engine.keys.revoke(revoked.record.id);
       await assert.rejects(
         startHttpServer(engine, { host: '0.0.0.0', port: 0, log: () => {} }),
         /no key is active/,
@@ -61,7 +61,7 @@ describe('keyless use', () => {
   test('with a key, a non-loopback server serves keyed requests only, loopback clients included', async () => {
     const h = tempHome();
     const engine = h.engine();
-    const key = engine.keys.create({ name: 'net', scope: 'read' }).key;
+    const key = (await engine.keys.create({ name: 'net', scope: 'read' })).key;
     const server = await startHttpServer(engine, { host: '0.0.0.0', port: 0, log: () => {} });
     try {
       assert.equal(server.requireKeys, true);
@@ -97,16 +97,16 @@ describe('keys', () => {
   });
 
   test('a revoked key is refused at once, by the running server', async () => {
-    const { key, record } = s.engine.keys.create({ name: 'short-lived', scope: 'read' });
+    const { key, record } = await s.engine.keys.create({ name: 'short-lived', scope: 'read' });
     assert.equal((await s.req('/v1/threads', { key })).status, 200);
-    s.engine.keys.revoke(record.id);
+    await s.engine.keys.revoke(record.id);
     const r = await s.req('/v1/threads', { key });
     assert.equal(r.status, 401);
     assert.equal((await json(r)).error.message, 'The API key was revoked');
   });
 
   test('an expired key is refused', async () => {
-    const { key, record } = s.engine.keys.create({ name: 'soon', scope: 'read', expires: '1m' });
+    const { key, record } = await s.engine.keys.create({ name: 'soon', scope: 'read', expires: '1m' });
     assert.equal((await s.req('/v1/threads', { key })).status, 200);
     const past = new Date(Date.now() - 1000).toISOString();
     expireKey(record.id, past);
@@ -169,7 +169,7 @@ describe('slowdown', () => {
   test('repeated failures from one client lock it out with growing waits; the key is not even checked meanwhile', async () => {
     const t = await serveHome({ throttle: { free: 2, baseMs: 400, maxMs: 5000 } });
     try {
-      const good = t.engine.keys.create({ name: 'good', scope: 'read' }).key;
+      const good = (await t.engine.keys.create({ name: 'good', scope: 'read' })).key;
       const bad = `tapedeck_${'B'.repeat(43)}`;
       assert.equal((await t.req('/v1/threads', { key: bad })).status, 401);
       assert.equal((await t.req('/v1/threads', { key: bad })).status, 401);

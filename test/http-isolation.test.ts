@@ -46,8 +46,8 @@ before(async () => {
   e.wiki.write('notes/zebracorn.md', `# Zebracorn\n\n${BETA_WORD} notes`, { space: 'beta' });
   await e.rules.add({ body: `Always mention ${BETA_WORD}`, scope: 'space:beta' });
   await e.rules.add({ body: 'Everyone runs the linter', scope: 'global' });
-  alphaKey = e.keys.create({ name: 'alpha', scope: 'write', spaces: ['alpha'] }).key;
-  betaReader = e.keys.create({ name: 'beta', scope: 'read', spaces: ['beta'] }).key;
+  alphaKey = (await e.keys.create({ name: 'alpha', scope: 'write', spaces: ['alpha'] })).key;
+  betaReader = (await e.keys.create({ name: 'beta', scope: 'read', spaces: ['beta'] })).key;
 });
 
 after(async () => {

@@ -113,7 +113,7 @@ describe('the owner token', () => {
   });
 
   test('API keys keep working beside it', async () => {
-    const key = s.engine.keys.create({ name: 'reader', scope: 'read' }).key;
+    const key = (await s.engine.keys.create({ name: 'reader', scope: 'read' })).key;
     assert.equal((await s.req('/v1/threads', { key })).status, 200);
     assert.equal(
       (await s.req('/v1/threads', { headers: { 'x-tapedeck-api-key': key }, anonymous: true })).status,
@@ -139,7 +139,7 @@ describe('the owner token', () => {
     assert.equal(seen.token, 'EACCES', 'the token file is not readable by another user');
     assert.equal(seen.threads, 401, 'no threads for another user');
     assert.equal(seen.keys, 401, 'no admin key for another user');
-    assert.equal(s.engine.keys.list().filter((k) => k.name === 'mine').length, 0);
+    assert.equal((await s.engine.keys.list()).filter((k) => k.name === 'mine').length, 0);
   });
 });
 
@@ -149,7 +149,7 @@ describe('nothing over HTTP writes or reads server folders', () => {
 
   test('skills install, import and export are refused to the owner token and to admin keys', async () => {
     const target = mkdtempSync(join(tmpdir(), 'tapedeck-install-'));
-    const admin = s.engine.keys.create({ name: 'admin', scope: 'admin' }).key;
+    const admin = (await s.engine.keys.create({ name: 'admin', scope: 'admin' })).key;
     try {
       for (const key of [undefined, admin]) {
         const install = await rpc(

@@ -109,7 +109,7 @@ test('the lean surface: at most 8 tools in at most 6,000 characters, each with a
 
 test('the same server over HTTP at /mcp lists the same tools; TAPEDECK_MCP_TOOLS=full adds the per-verb ones', async () => {
   const s = await serveHome();
-  const key = s.engine.keys.create({ name: 'mcp', scope: 'write' }).key;
+  const key = (await s.engine.keys.create({ name: 'mcp', scope: 'write' })).key;
   const http = new Client({ name: 'tapedeck-test', version: '1.0.0' });
   await http.connect(
     new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {

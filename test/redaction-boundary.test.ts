@@ -150,7 +150,7 @@ use ${SECRET}`,
           { role: 'assistant', content: 'an answer', external_id: `msg:${SECRET}` },
         ],
       });
-      engine.keys.create({ name: `ci ${SECRET}`, scope: 'read' });
+      await engine.keys.create({ name: `ci ${SECRET}`, scope: 'read' });
       const out = join(h.tapedeckHome, '..', 'export');
       await engine.portability.export(out);
       engine.close();

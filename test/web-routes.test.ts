@@ -37,7 +37,7 @@ describe('web page routes', () => {
     return { status: res.status, body, res };
   };
 
-  before(() => {
+  before(async () => {
     h = tempHome();
     // Session 1: one day. Session 2: 23:30 → 00:30 UTC, two UTC days. Session 3: another day.
     h.write(claudePath(S(1)), `${claudeLine(S(1), 'user', 'alpha one', '2026-11-20T10:00:00.000Z')}\n`);
@@ -51,7 +51,7 @@ describe('web page routes', () => {
     );
     engine = h.engine();
     engine.transcripts.index();
-    key = engine.keys.create({ name: 'web-test', scope: 'admin' }).key;
+    key = (await engine.keys.create({ name: 'web-test', scope: 'admin' })).key;
     app = createHttpApp(engine, {
       log: () => {},
       // The owner token counts only from loopback; app.request() has no socket to say so.
@@ -133,7 +133,7 @@ describe('web page routes', () => {
   });
 
   test("a space key's timeline counts only its space's sessions", async () => {
-    const beta = engine.keys.create({ name: 'beta', scope: 'read', spaces: ['beta'] }).key;
+    const beta = (await engine.keys.create({ name: 'beta', scope: 'read', spaces: ['beta'] })).key;
     const r = await app.request('/v1/timeline', {
       headers: { host: '127.0.0.1:7420', authorization: `Bearer ${beta}` },
     });

@@ -66,3 +66,26 @@ test('identTerms adds only what the prose tokenizer misses', () => {
   assert.deepEqual(forms('a long-running plain sentence.'), []);
   assert.deepEqual(forms('x-api-key-v2'), ['key_v2', 'x_api_key_v2']);
 });
+
+test('a contraction typed with its apostrophe is a stop word too ("don\'t" is read as "dont")', () => {
+  assert.deepEqual(
+    parseQuery("why don't the import logs include payloads anymore?").terms.map((t) => t.text),
+    ['import', 'logs', 'include', 'payloads'],
+  );
+  assert.deepEqual(
+    parseQuery("it didn't work, wasn't it the cache").terms.map((t) => t.text),
+    ['work', 'cache'],
+  );
+});
+
+test('words that only frame a question are dropped while two other words remain', () => {
+  assert.deepEqual(
+    parseQuery('what made us get rid of the milestone search cache?').terms.map((t) => t.text),
+    ['rid', 'milestone', 'search', 'cache'],
+  );
+  // Too few other words: kept (a search for "reason codes" means the words).
+  assert.deepEqual(
+    parseQuery('reason codes').terms.map((t) => t.text),
+    ['reason', 'codes'],
+  );
+});

@@ -1,10 +1,11 @@
 /**
  * Query parsing. A question typed as-is must work, so the parser never rejects input: quotes make
  * phrases, `word*` a prefix, `-word` an exclusion, identifiers are kept whole, stop words are
- * dropped (unless nothing else is left), and anything it cannot read becomes plain words.
+ * dropped (unless nothing else is left), and so are words that only frame a question (unless
+ * fewer than two others are left), and anything it cannot read becomes plain words.
  */
 import { isIdentifier } from './idents.js';
-import { STOP_WORDS } from './stopwords.js';
+import { FRAMING_WORDS, STOP_WORDS } from './stopwords.js';
 
 export type TermKind = 'word' | 'phrase' | 'prefix' | 'ident';
 
@@ -14,10 +15,23 @@ export interface QueryTerm {
   text: string;
 }
 
+/**
+ * A word related to one of the query's terms (core/related-words.ts): a low-weight extra that
+ * credits a text lacking the term itself. `df` is its document frequency, once the index told.
+ */
+export interface RelatedTerm {
+  text: string;
+  /** Index of the query term it stands in for. */
+  of: number;
+  df?: number;
+}
+
 export interface ParsedQuery {
   raw: string;
   terms: QueryTerm[];
   excluded: QueryTerm[];
+  /** Set by search/ (query expansion) after parsing; the index ignores it. */
+  related?: RelatedTerm[];
 }
 
 const MAX_TERMS = 16;
@@ -71,6 +85,8 @@ export function parseQuery(raw: string): ParsedQuery {
     terms.push(...termsOfToken(token));
   }
   const meaningful = terms.filter((t) => t.kind !== 'word' || !STOP_WORDS.has(t.text));
-  const kept = meaningful.length > 0 ? meaningful : terms;
+  const isFraming = (t: QueryTerm) => t.kind === 'word' && FRAMING_WORDS.has(t.text);
+  const content = meaningful.filter((t) => !isFraming(t));
+  const kept = content.length >= 2 ? content : meaningful.length > 0 ? meaningful : terms;
   return { raw, terms: dedupe(kept).slice(0, MAX_TERMS), excluded: dedupe(excluded) };
 }

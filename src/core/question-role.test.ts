@@ -4,7 +4,9 @@ import { addresses, roleCue, spokenBy, vocativeBlanker } from './question-role.j
 
 test('who the question asks about: I → user, you → assistant, the earlier cue wins', () => {
   assert.deepEqual(roleCue('what did I ask about the webhook retries?').role, 'user');
-  assert.equal(roleCue('what did I ask about the webhook retries?').cueText, 'did I');
+  assert.equal(roleCue('what did I ask about the webhook retries?').cueText, 'did I ask');
+  // A verb that says what was done is still searched: "did I fix" asks about a fix.
+  assert.equal(roleCue('what did I fix in the webhook retries?').cueText, 'did I');
   assert.equal(roleCue('What did you suggest for the flaky test?').role, 'assistant');
   assert.equal(roleCue('your recommendation on caching').role, 'assistant');
   assert.equal(roleCue('what did I ask you to change').role, 'user');
@@ -39,4 +41,12 @@ test('a name spoken to is blanked for scoring; a name spoken about or speaking i
   assert.equal(blank('Nils went to Lisbon'), 'Nils went to Lisbon');
   assert.equal(blank('Mei: the deploy is green'), 'Mei: the deploy is green');
   assert.equal(vocativeBlanker([])('Hey Nils!'), 'Hey Nils!');
+});
+
+test('a named speaker\'s "say" verb is part of the cue, not a searched word', () => {
+  assert.equal(roleCue('What did Nils suggest to Mei for sleep?').cueText, 'suggest');
+  assert.equal(roleCue('Which novel did Hamid tell Henrik to read?').cueText, 'tell');
+  // A verb that names what was done stays a word; so does a capitalised word that is no name.
+  assert.equal(roleCue('What book did Nils recommend to Mei?').cueText, undefined);
+  assert.equal(roleCue('What did I ask Nils to share?').cueText, 'did I ask');
 });

@@ -22,13 +22,16 @@ const SAY =
   '(?:ask|asked|say|said|tell|told|mention|mentioned|share|shared|write|wrote|type|typed|request|requested|want|wanted|need|needed|propose|proposed|suggest|suggested|describe|described|explain|explained|note|noted|complain|complained|report|reported)';
 const DO =
   '(?:recommend|recommended|advise|advised|give|gave|provide|provided|change|changed|fix|fixed|implement|implemented|add|added|use|used|run|ran|find|found|decide|decided|come up with|point out|pointed out|warn|warned)';
+// "did I ask", "have I mentioned": the verb says who spoke, not what about ("support keeps
+// asking…" is not the answer), so it is part of the cue and not searched as a word.
 const USER_STRONG = new RegExp(
-  `\\b(?:i|i've|i'd)\\s+(?:\\w+\\s+)?(?:${SAY}|${DO})\\b|\\b(?:did|have|had|was|am|do)\\s+i\\b`,
+  `\\b(?:i|i've|i'd)\\s+(?:\\w+\\s+)?(?:${SAY}|${DO})\\b|\\b(?:did|have|had|was|am|do)\\s+i(?:\\s+(?:${SAY}))?\\b`,
 );
 const ASSISTANT_STRONG = new RegExp(
   `\\byou\\s+(?:\\w+\\s+)?(?:${SAY}|${DO})\\b|\\b(?:did|have|had|were|do|would|could)\\s+you\\b|\\byour\\s+(?:suggestion|recommendation|advice|answer|reply|explanation|proposal|idea|fix|plan)s?\\b`,
 );
 const USER_WEAK = /\b(?:my|mine|me)\b/;
+const NAMED_SAY = new RegExp(`\\b(?:did|has|had)\\s+(\\p{Lu}\\p{Ll}+)\\s+(${SAY})\\b`, 'u');
 const NOT_NAMES = new Set([
   'I',
   'What',
@@ -81,6 +84,12 @@ export function roleCue(question: string): RoleCue {
   for (const m of question.matchAll(/(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}]+)(?:'s)?\b/gu)) {
     const name = m[1]!;
     if (!NOT_NAMES.has(name)) names.add(name);
+  }
+  // "What did Nils suggest…", "did Maria tell…": as for "did I ask", the verb says who spoke (the
+  // speaker prior's job), and searched as a word it finds every "I'd suggest" of other sessions.
+  if (!cueText && names.size > 0) {
+    const named = NAMED_SAY.exec(question);
+    if (named && names.has(named[1]!)) cueText = named[2];
   }
   return { role, strength, names: [...names], ...(cueText ? { cueText } : {}) };
 }

@@ -15,7 +15,8 @@ export interface MemoryPick {
 export type PickScope = { project: string } | { project: null } | 'all';
 
 /**
- * Bounded reads of candidate memories for the context bundle (one implementation per backend).
+ * Bounded reads of candidate memories for the context bundle (one implementation,
+ * storage/context-bundle-store.ts, for every backend).
  * Every call costs about `limit` (or `window`) index entries, whatever the store size.
  */
 export interface ContextBundleStore {
@@ -23,5 +24,5 @@ export interface ContextBundleStore {
    * Active memories of `space` in `scope`: the `limit` most recently updated, and the `limit`
    * most important among the `window` most recently updated (newest first on ties); deduplicated.
    */
-  pickMemories(space: string, scope: PickScope, limit: number, window: number): MemoryPick[];
+  pickMemories(space: string, scope: PickScope, limit: number, window: number): Promise<MemoryPick[]>;
 }

@@ -6,21 +6,21 @@ export interface StoredKey extends ApiKeyRecord {
 }
 
 /**
- * Storage for API keys. Only digests of keys are stored; lookups are by digest. One
- * implementation per backend.
+ * Storage for API keys: one implementation (storage/key-store.ts) for every backend. Only
+ * digests of keys are stored; lookups are by digest.
  */
 export interface KeyStore {
   /** Add a key; CONFLICT if the id or digest exists. */
-  insert(key: StoredKey): void;
+  insert(key: StoredKey): Promise<void>;
   /** The key whose secret has this digest (revoked and expired ones included). */
-  byHash(hash: Uint8Array): StoredKey | undefined;
-  get(id: string): ApiKeyRecord | undefined;
+  byHash(hash: Uint8Array): Promise<StoredKey | undefined>;
+  get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Every key, newest first. */
-  list(): ApiKeyRecord[];
+  list(): Promise<ApiKeyRecord[]>;
   /** Mark revoked at `at`; false when no such key. A revoked key stays revoked (first time kept). */
-  revoke(id: string, at: string): boolean;
+  revoke(id: string, at: string): Promise<boolean>;
   /** Record that the key was used at `at`. */
-  touch(id: string, at: string): void;
+  touch(id: string, at: string): Promise<void>;
   /** Keys neither revoked nor expired at `nowIso`. */
-  countActive(nowIso: string): number;
+  countActive(nowIso: string): Promise<number>;
 }

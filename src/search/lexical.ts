@@ -161,6 +161,29 @@ export function createLexicalScorer(
     if (x.kind === 'word' && y.kind === 'word' && !x.text.includes(' ') && !y.text.includes(' ') && w > 0)
       bigrams.push({ a: porterStem(x.text), b: porterStem(y.text), w: WEIGHTS.phrase * w });
   }
+  // Related words (search/expansion.ts), per term: each weighs a share of the lesser of its
+  // term's idf and its own (a common related word says little). A term the store never holds has
+  // no weight: its related words weigh their own idf (the question's word is missing, which is
+  // when the answer's other words matter most).
+  const related: ({ p: Pattern; w: number }[] | undefined)[] = query.terms.map(() => undefined);
+  for (const r of query.related ?? []) {
+    if (!r.df) continue;
+    const own = idf(r.df, stats.total) * factor(query.terms[r.of]!);
+    const w = weights[r.of] || own;
+    related[r.of] ??= [];
+    related[r.of]!.push({
+      p: { stems: [porterStem(r.text)], prefix: false, forms: [] },
+      w: WEIGHTS.related * Math.min(w, own),
+    });
+  }
+  const relatedScore = (alt: { p: Pattern; w: number }[], lower: string, norm: number): number => {
+    let best = 0;
+    for (const a of alt) {
+      const n = termCount(lower, a.p);
+      if (n > 0) best = Math.max(best, a.w * sat(n / norm));
+    }
+    return best;
+  };
   const sideAvg = contextAvgChars / 2;
   const score = (text: string, chars: number, context: string): LexicalScore => {
     const lower = text.toLowerCase();
@@ -175,14 +198,27 @@ export function createLexicalScorer(
     let covered = 0;
     const matched = patterns.map((p, i) => {
       const w = weights[i]!;
-      if (w === 0) return false;
-      const t = termCount(lower, p) / normText;
-      const before = sides.previous ? termCount(sides.previous, p) / normPrev : 0;
-      const after = sides.next ? termCount(sides.next, p) / normNext : 0;
-      if (t === 0 && before === 0 && after === 0) return false;
-      inText += w * sat(t);
-      previous += w * sat(before);
-      next += w * sat(after);
+      const alt = related[i];
+      if (w === 0 && !alt) return false;
+      const t = w === 0 ? 0 : termCount(lower, p) / normText;
+      const before = sides.previous && w > 0 ? termCount(sides.previous, p) / normPrev : 0;
+      const after = sides.next && w > 0 ? termCount(sides.next, p) / normNext : 0;
+      if (t === 0 && before === 0 && after === 0) {
+        if (!alt) return false;
+        // Only a text lacking the term is credited with its related words, at a share of it.
+        const a = relatedScore(alt, lower, normText);
+        const ab = sides.previous ? relatedScore(alt, sides.previous, normPrev) : 0;
+        const aa = sides.next ? relatedScore(alt, sides.next, normNext) : 0;
+        if (a + ab + aa > 0) covered += WEIGHTS.related * w;
+        inText += a;
+        previous += ab;
+        next += aa;
+        return false;
+      }
+      inText += t > 0 || !alt ? w * sat(t) : relatedScore(alt, lower, normText);
+      previous +=
+        before > 0 || !alt || !sides.previous ? w * sat(before) : relatedScore(alt, sides.previous, normPrev);
+      next += after > 0 || !alt || !sides.next ? w * sat(after) : relatedScore(alt, sides.next, normNext);
       covered += w;
       return true;
     });

@@ -86,3 +86,49 @@ test('a conversation between two named people: greetings are not the words, thei
   const other = steps.find((s) => s.threadId === 'c' && s.step === 1)!;
   assert.ok(top.parts.role - other.parts.role > WEIGHTS.speaker, JSON.stringify([top.parts, other.parts]));
 });
+
+test("the question's subject is its first person named: their turns get the speaker prior, not the other's", () => {
+  // Oscar is greeted by the user ("Hey Oscar!"), so Oscar speaks as the assistant; Camille is
+  // greeted by the assistant. Both are named, and the greetings are as many on each side.
+  const candidates = [
+    step('a', 0, 'user', 'Hey Oscar! I have been struggling with sleep lately, any tips?'),
+    step('a', 1, 'assistant', 'Hi Camille! Try no screens for an hour before bed.'),
+    step('a', 2, 'user', 'I sleep badly when it is hot.'),
+    step('a', 3, 'assistant', 'I sleep well in the cold.'),
+  ];
+  const question = 'What did Oscar suggest to Camille for sleep?';
+  const query = parseQuery(question);
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const role = { role: undefined, strength: 0, names: ['Oscar', 'Camille'] };
+  const { steps } = rankCandidates(candidates, query, stats, { date: null, role, why: false }, 0);
+  const rolePart = (n: number) => steps.find((s) => s.step === n)!.parts.role;
+  assert.ok(rolePart(3) - rolePart(2) >= WEIGHTS.speaker - 1e-9, JSON.stringify(steps.map((s) => s.parts)));
+  // Asked the other way round, the user's turns are the subject's.
+  const { steps: back } = rankCandidates(
+    candidates,
+    parseQuery('What did Camille say to Oscar about sleep?'),
+    stats,
+    { date: null, role: { role: undefined, strength: 0, names: ['Camille', 'Oscar'] }, why: false },
+    0,
+  );
+  const backPart = (n: number) => back.find((s) => s.step === n)!.parts.role;
+  assert.ok(backPart(2) - backPart(3) >= WEIGHTS.speaker - 1e-9, JSON.stringify(back.map((s) => s.parts)));
+});
+
+test('a place named like a person does not halve the prior for the session where the person is', () => {
+  const candidates = [
+    step('nils', 0, 'user', 'Hey Nils! How was your week?'),
+    step('nils', 1, 'assistant', 'Just got back from Lisbon, the cathedral was unreal.'),
+    // Another conversation, the same trip, nobody called Nils.
+    step('wei', 0, 'user', 'Hey Wei! How was your week?'),
+    step('wei', 1, 'assistant', 'Just got back from Lisbon, the cathedral was unreal.'),
+  ];
+  const query = parseQuery('When did Nils go to Lisbon?');
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const role = { role: undefined, strength: 0, names: ['Nils', 'Lisbon'] };
+  const { steps } = rankCandidates(candidates, query, stats, { date: null, role, why: false }, 0);
+  const hit = steps.find((s) => s.threadId === 'nils' && s.step === 1)!;
+  // Nils is the only person among the names, and he is in this session: the whole prior.
+  assert.ok(hit.parts.role >= WEIGHTS.participants, JSON.stringify(hit.parts));
+  assert.equal(steps[0]!.threadId, 'nils');
+});

@@ -13,6 +13,7 @@ import { isTurn, splitContext } from '../core/neighbours.js';
 import type { ParsedQuery } from '../core/query.js';
 import type { DateSpan } from '../core/question-dates.js';
 import { addresses, type RoleCue, spokenBy, vocativeBlanker } from '../core/question-role.js';
+import type { Role } from '../core/types.js';
 import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
 import { createLexicalScorer } from './lexical.js';
 import { WEIGHTS as W } from './weights.js';
@@ -84,6 +85,37 @@ export function isQuestion(text: string): boolean {
 
 /** An assistant's turn: the turn before it may be the question it answers. */
 const isReply = (c: Candidate) => c.role === 'assistant' && isTurn(c.kind);
+
+const projectKey = (c: Candidate) => `project:${c.project ?? c.threadId}`;
+
+/**
+ * The role the question's subject speaks as, by thread and by project (`project:<path>` keys):
+ * the subject is the first name ("what did Oscar suggest to Camille" asks for Oscar's turns), and
+ * in a two-person conversation a person speaks as the role opposite the one that greets them
+ * ("Hey Oscar!" is the user's turn, so Oscar is the assistant), or as the role that greets the
+ * other person named. Counted over a session's candidates, and over its project's for a session
+ * whose candidates hold no greeting (the same two people talk in one project).
+ */
+export function subjectRoles(candidates: readonly Candidate[], names: readonly string[]): Map<string, Role> {
+  const roles = new Map<string, Role>();
+  if (names.length === 0) return roles;
+  const [subject, ...others] = names;
+  // Votes per key: + for "the subject speaks as assistant", − for user.
+  const votes = new Map<string, number>();
+  const vote = (key: string, v: number) => votes.set(key, (votes.get(key) ?? 0) + v);
+  for (const c of candidates) {
+    if (!isTurn(c.kind) || (c.role !== 'user' && c.role !== 'assistant')) continue;
+    const sign = c.role === 'user' ? 1 : -1;
+    let v = 0;
+    if (addresses(c.text, [subject!])) v = sign;
+    else if (others.length > 0 && addresses(c.text, others)) v = -sign;
+    if (v === 0) continue;
+    vote(c.threadId, v);
+    vote(projectKey(c), v);
+  }
+  for (const [key, v] of votes) if (v !== 0) roles.set(key, v > 0 ? 'assistant' : 'user');
+  return roles;
+}
 
 /** Rank candidates best first; also returns each session's relevance. */
 export function rankCandidates(
@@ -193,30 +225,37 @@ export function rankCandidates(
   }
   for (const [id, v] of sessions) sessions.set(id, maxSession > 0 ? v / maxSession : 0);
 
-  // 4. Priors, and the sum. A named person speaks as the role the other side greets by name.
+  // 4. Priors, and the sum. A session where the named people are spoken to or speak is theirs:
+  // their greetings no longer count as words (above), so this is what says which conversation
+  // the question is about.
   const { date, role } = cues;
-  // A session where the named people are spoken to or speak is theirs: their greetings no longer
-  // count as words (above), so this is what says which conversation the question is about.
-  const speakerRole = new Map<string, string>();
-  const present = new Map<string, number>();
+  // The names that are people: spoken to or speaking somewhere among the candidates. A capitalised
+  // place or product ("When did Nils go to Lisbon?") is never greeted, and must not halve the
+  // share of the people found in the right conversation.
+  const seenIn = new Map<string, Set<string>>();
+  const people = new Set<string>();
   if (role.names.length > 0)
     for (const [id, list] of byThread) {
-      const greeted = new Map<string, number>();
       const seen = new Set<string>();
-      for (const s of list) {
+      for (const s of list)
         for (const n of role.names) if (addresses(s.c.text, [n]) || spokenBy(s.c.text, [n])) seen.add(n);
-        if (addresses(s.c.text, role.names)) greeted.set(s.c.role, (greeted.get(s.c.role) ?? 0) + 1);
-      }
-      if (seen.size > 0) present.set(id, seen.size / role.names.length);
-      const by = [...greeted.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-      if (by === 'user' || by === 'assistant') speakerRole.set(id, by === 'user' ? 'assistant' : 'user');
+      if (seen.size === 0) continue;
+      seenIn.set(id, seen);
+      for (const n of seen) people.add(n);
     }
+  const present = new Map<string, number>();
+  for (const [id, seen] of seenIn) present.set(id, seen.size / people.size);
+  const speakerRole = subjectRoles(
+    scored.map((s) => s.c),
+    role.names.filter((n) => people.has(n)),
+  );
   const steps = scored.map((s): RankedStep => {
     const { c } = s;
     let rolePart = role.role && c.role === role.role ? W.role * role.strength : 0;
     if (
       role.names.length > 0 &&
-      (spokenBy(c.text, role.names) || (speakerRole.get(c.threadId) === c.role && isTurn(c.kind)))
+      (spokenBy(c.text, role.names.filter((n) => people.has(n)).slice(0, 1)) ||
+        ((speakerRole.get(c.threadId) ?? speakerRole.get(projectKey(c))) === c.role && isTurn(c.kind)))
     )
       rolePart += W.speaker;
     rolePart += W.participants * (present.get(c.threadId) ?? 0);

@@ -6,6 +6,7 @@ import { makeSnippet } from '../core/snippet.js';
 import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
 import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
+import { expandedCandidates, relatedTermsOf } from './expansion.js';
 import { type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
@@ -19,6 +20,11 @@ export interface SearchOptions extends SearchFilters {
   by?: 'step' | 'thread';
   /** Add each hit's score components and what the question was read as. */
   explain?: boolean;
+  /**
+   * Also credit the question's related words and other spellings (search/expansion.ts; default
+   * true); false searches the words as typed.
+   */
+  expand?: boolean;
 }
 
 /** A hit's score components (they add up to its score). */
@@ -61,6 +67,8 @@ export interface ThreadHit {
 /** How the question was read (with `explain`). */
 export interface QueryReading {
   terms: string[];
+  /** Related words searched as low-weight extras, each with the term it stands in for. */
+  related: { word: string; for: string }[];
   date_span: { from: string; to: string; text: string } | null;
   role: 'user' | 'assistant' | null;
   names: string[];
@@ -138,6 +146,7 @@ export function searchTranscripts(
     now = Date.now(),
     by = 'step',
     explain = false,
+    expand = true,
     ...filters
   } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
@@ -158,6 +167,15 @@ export function searchTranscripts(
     const seen = new Set(candidates.map((c) => c.rowid));
     for (const c of store.candidates(parsed, { ...filters, project: home }, limitC).candidates)
       if (!seen.has(c.rowid)) candidates.push(c);
+  }
+  // The question's related words (search/expansion.ts): one more bounded read for the steps
+  // that say the same thing in other words.
+  const related = expand ? relatedTermsOf(parsed) : [];
+  if (related.length > 0) {
+    candidates.push(
+      ...expandedCandidates(store, parsed, related, filters, stats.df, stats.total, candidates),
+    );
+    parsed = { ...parsed, related };
   }
   const why = WHY.test(query);
   const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why }, now);
@@ -215,6 +233,7 @@ export function searchTranscripts(
   if (explain)
     result.reading = {
       terms: parsed.terms.map((t) => t.text),
+      related: (parsed.related ?? []).map((r) => ({ word: r.text, for: parsed.terms[r.of]?.text ?? '' })),
       date_span: date
         ? { from: new Date(date.from).toISOString(), to: new Date(date.to).toISOString(), text: date.text }
         : null,

@@ -24,6 +24,12 @@ export const WEIGHTS = {
    * "stock sync"): BM25 of the pair with this share of its rarer word's idf.
    */
   phrase: 0.75,
+  /**
+   * A word related to a query term (search/expansion.ts) in a text lacking the term: this share
+   * of the lesser of the two words' idf. Low, so a step holding the question's own words stays
+   * above one holding their relatives.
+   */
+  related: 0.5,
   /** Average characters of a neighbour field (two turn heads). */
   contextAvgChars: 450,
   /** Lift for a step holding all of the query's weight: × (1 + coverage · share²). */

@@ -128,14 +128,16 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
   const { rules, store, skills, workingMemory, spaces, now = Date.now } = deps;
 
   /** Project match first (then space-wide ones), importance, recency (half-life 14 days). */
-  function relevantMemories(space: string, project: string | null, exclude: Set<string>) {
+  async function relevantMemories(space: string, project: string | null, exclude: Set<string>) {
     const t = now();
     const pool: MemoryPick[] = project
-      ? [
-          ...store.pickMemories(space, { project }, PICK, PICK_WINDOW),
-          ...store.pickMemories(space, { project: null }, PICK, PICK_WINDOW),
-        ]
-      : store.pickMemories(space, 'all', PICK, PICK_WINDOW);
+      ? (
+          await Promise.all([
+            store.pickMemories(space, { project }, PICK, PICK_WINDOW),
+            store.pickMemories(space, { project: null }, PICK, PICK_WINDOW),
+          ])
+        ).flat()
+      : await store.pickMemories(space, 'all', PICK, PICK_WINDOW);
     const scored = pool
       .filter((m) => !exclude.has(memoryLink(m.id)))
       .map((m) => {
@@ -205,7 +207,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
         });
       }
 
-      for (const { m, match, score } of relevantMemories(space, project, inBriefing)) {
+      for (const { m, match, score } of await relevantMemories(space, project, inBriefing)) {
         const title = m.title.replace(/…$/, '');
         const text = oneLine(m.content.startsWith(title) ? m.content : `${m.title}: ${m.content}`, 240);
         const link = memoryLink(m.id);

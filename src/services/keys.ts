@@ -43,14 +43,14 @@ export type KeyCheck = { ok: true; key: ApiKeyRecord } | { ok: false; reason: Ke
 
 export interface KeyService {
   /** Create a key; `key` is the secret, shown this once and never stored. */
-  create(input: KeyCreateInput): { key: string; record: KeyView };
-  list(): KeyView[];
+  create(input: KeyCreateInput): Promise<{ key: string; record: KeyView }>;
+  list(): Promise<KeyView[]>;
   /** Revoke by id (idempotent); NOT_FOUND for an unknown id. */
-  revoke(id: string): KeyView;
+  revoke(id: string): Promise<KeyView>;
   /** Check a presented key: known, not revoked, not expired. Records when it was last used. */
-  verify(presented: string): KeyCheck;
+  verify(presented: string): Promise<KeyCheck>;
   /** Whether any key could be used now (a server bound to the network needs one). */
-  hasActiveKeys(): boolean;
+  hasActiveKeys(): Promise<boolean>;
 }
 
 export interface KeyServiceDeps {
@@ -108,20 +108,20 @@ export function createKeyService({ store, now = Date.now }: KeyServiceDeps): Key
   const lastTouch = new Map<string, number>();
   const view = (k: ApiKeyRecord): KeyView => ({ ...k, status: keyStatus(k, iso()) });
 
-  function touch(id: string): void {
+  async function touch(id: string): Promise<void> {
     const t = now();
     if (t - (lastTouch.get(id) ?? 0) < TOUCH_EVERY_MS) return;
     lastTouch.set(id, t);
     if (lastTouch.size > 10_000) lastTouch.clear();
     try {
-      store.touch(id, new Date(t).toISOString());
+      await store.touch(id, new Date(t).toISOString());
     } catch {
       // a busy database must not refuse a valid key; the time is only informative
     }
   }
 
   return {
-    create(input) {
+    async create(input) {
       const name = cleanName(input.name);
       const scope = cleanScope(input.scope);
       const spaces = cleanSpaces(input.spaces);
@@ -138,33 +138,33 @@ export function createKeyService({ store, now = Date.now }: KeyServiceDeps): Key
         revoked_at: null,
         last_used_at: null,
       };
-      store.insert({ ...record, hash: hashKey(key) });
+      await store.insert({ ...record, hash: hashKey(key) });
       return { key, record: view(record) };
     },
 
-    list: () => store.list().map(view),
+    list: async () => (await store.list()).map(view),
 
-    revoke(id) {
-      if (typeof id !== 'string' || !store.get(id.trim()))
+    async revoke(id) {
+      if (typeof id !== 'string' || !(await store.get(id.trim())))
         throw notFound(`No key "${id}"; list keys with \`tapedeck keys list\``);
-      store.revoke(id.trim(), iso());
-      return view(store.get(id.trim())!);
+      await store.revoke(id.trim(), iso());
+      return view((await store.get(id.trim()))!);
     },
 
-    verify(presented) {
+    async verify(presented) {
       if (typeof presented !== 'string' || !KEY_PATTERN.test(presented))
         return { ok: false, reason: 'malformed' };
       const digest = hashKey(presented);
-      const row = store.byHash(digest);
+      const row = await store.byHash(digest);
       if (!row || row.hash.length !== digest.length || !timingSafeEqual(row.hash, digest))
         return { ok: false, reason: 'unknown' };
       const status = keyStatus(row, iso());
       if (status !== 'active') return { ok: false, reason: status };
-      touch(row.id);
+      await touch(row.id);
       const { hash: _hash, ...key } = row;
       return { ok: true, key };
     },
 
-    hasActiveKeys: () => store.countActive(iso()) > 0,
+    hasActiveKeys: async () => (await store.countActive(iso())) > 0,
   };
 }

@@ -38,9 +38,9 @@ function rawRows(t: TestContext, stores: Stores, url?: string): Record<string, u
 for (const b of BACKENDS) {
   test(`a key is tapedeck_ + 32 random bytes; only its SHA-256 is stored (${b.name})`, {
     skip: b.skip,
-  }, (t) => {
+  }, async (t) => {
     const { keys, stores, url } = lab(t, b.name);
-    const { key, record } = keys.create({ name: 'ci', scope: 'write', spaces: ['work', 'work'] });
+    const { key, record } = await keys.create({ name: 'ci', scope: 'write', spaces: ['work', 'work'] });
     assert.match(key, /^tapedeck_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(record.spaces, ['work']);
     assert.equal(record.prefix, key.slice(0, 'tapedeck_'.length + 4));
@@ -49,52 +49,57 @@ for (const b of BACKENDS) {
     assert.equal((row.hash as string).length, 64, '32 bytes');
     assert.ok(!JSON.stringify(row).includes(key.slice('tapedeck_'.length + 4)), 'the secret is not stored');
     assert.equal(row.spaces, '["work"]', 'spaces as a JSON list in text');
-    assert.notEqual(keys.create({ name: 'other' }).key, key);
+    assert.notEqual((await keys.create({ name: 'other' })).key, key);
+    assert.equal(Buffer.from(key.slice('tapedeck_'.length), 'base64url').length, 32, '32 random bytes');
   });
 
   test(`verify: good, malformed, unknown, revoked, expired; last use recorded (${b.name})`, {
     skip: b.skip,
-  }, (t) => {
+  }, async (t) => {
     const { keys, clock } = lab(t, b.name);
-    const { key, record } = keys.create({ name: 'a', expires: '1h' });
-    const ok = keys.verify(key);
+    const { key, record } = await keys.create({ name: 'a', expires: '1h' });
+    const ok = await keys.verify(key);
     assert.ok(ok.ok && ok.key.id === record.id && ok.key.scope === 'read');
     assert.ok(ok.ok && !('hash' in ok.key), 'the digest is not handed out');
-    assert.equal(keys.list()[0].last_used_at, '2026-06-01T12:00:00.000Z');
-    assert.deepEqual(keys.verify('Bearer x'), { ok: false, reason: 'malformed' });
-    assert.deepEqual(keys.verify(`tapedeck_${'Q'.repeat(43)}`), { ok: false, reason: 'unknown' });
+    assert.equal((await keys.list())[0].last_used_at, '2026-06-01T12:00:00.000Z');
+    assert.deepEqual(await keys.verify('Bearer x'), { ok: false, reason: 'malformed' });
+    assert.deepEqual(await keys.verify(`tapedeck_${'Q'.repeat(43)}`), { ok: false, reason: 'unknown' });
     clock.now += 3_600_000;
-    assert.deepEqual(keys.verify(key), { ok: false, reason: 'expired' }, 'expired at the exact instant');
-    assert.equal(keys.hasActiveKeys(), false);
-    const b2 = keys.create({ name: 'b' });
-    assert.equal(keys.hasActiveKeys(), true);
+    assert.deepEqual(
+      await keys.verify(key),
+      { ok: false, reason: 'expired' },
+      'expired at the exact instant',
+    );
+    assert.equal(await keys.hasActiveKeys(), false);
+    const b2 = await keys.create({ name: 'b' });
+    assert.equal(await keys.hasActiveKeys(), true);
     clock.now += 1000;
-    const revoked = keys.revoke(b2.record.id);
+    const revoked = await keys.revoke(b2.record.id);
     assert.equal(revoked.revoked_at, '2026-06-01T13:00:01.000Z');
-    assert.deepEqual(keys.verify(b2.key), { ok: false, reason: 'revoked' });
+    assert.deepEqual(await keys.verify(b2.key), { ok: false, reason: 'revoked' });
     clock.now += 1000;
     assert.equal(
-      keys.revoke(b2.record.id).revoked_at,
+      (await keys.revoke(b2.record.id)).revoked_at,
       '2026-06-01T13:00:01.000Z',
       'the first revocation time is kept',
     );
-    assert.equal(keys.hasActiveKeys(), false);
-    assert.throws(() => keys.revoke('key_missing'), { code: 'NOT_FOUND' });
+    assert.equal(await keys.hasActiveKeys(), false);
+    await assert.rejects(() => keys.revoke('key_missing'), { code: 'NOT_FOUND' });
   });
 
-  test(`bad input is refused before anything is stored (${b.name})`, { skip: b.skip }, (t) => {
+  test(`bad input is refused before anything is stored (${b.name})`, { skip: b.skip }, async (t) => {
     const { keys } = lab(t, b.name);
-    assert.throws(() => keys.create({ name: '' }), /needs a name/);
-    assert.throws(() => keys.create({ name: 'x', scope: 'root' }), /Unknown scope/);
-    assert.throws(() => keys.create({ name: 'x', spaces: ['Not A Space'] }), /Invalid space/);
-    assert.throws(() => keys.create({ name: 'x', expires: 'tomorrowish' }), /not a span/);
-    assert.deepEqual(keys.list(), []);
-    assert.equal(keys.hasActiveKeys(), false);
+    await assert.rejects(() => keys.create({ name: '' }), /needs a name/);
+    await assert.rejects(() => keys.create({ name: 'x', scope: 'root' }), /Unknown scope/);
+    await assert.rejects(() => keys.create({ name: 'x', spaces: ['Not A Space'] }), /Invalid space/);
+    await assert.rejects(() => keys.create({ name: 'x', expires: 'tomorrowish' }), /not a span/);
+    assert.deepEqual(await keys.list(), []);
+    assert.equal(await keys.hasActiveKeys(), false);
   });
 
   test(`the store refuses a second key with the same id or digest with CONFLICT (${b.name})`, {
     skip: b.skip,
-  }, (t) => {
+  }, async (t) => {
     const { stores } = lab(t, b.name);
     const base = {
       id: 'key_1',
@@ -108,35 +113,38 @@ for (const b of BACKENDS) {
       last_used_at: null,
       hash: new Uint8Array(32).fill(7),
     };
-    stores.keys.insert(base);
+    await stores.keys.insert(base);
     const conflict = { code: 'CONFLICT', message: 'A key with this id or secret exists already' };
-    assert.throws(() => stores.keys.insert({ ...base, hash: new Uint8Array(32).fill(8) }), conflict);
-    assert.throws(() => stores.keys.insert({ ...base, id: 'key_2' }), conflict);
-    assert.equal(stores.keys.list().length, 1);
-    assert.deepEqual(stores.keys.byHash(new Uint8Array(32).fill(7))?.hash, new Uint8Array(32).fill(7));
-    assert.equal(stores.keys.byHash(new Uint8Array(32).fill(9)), undefined);
-    assert.equal(stores.keys.revoke('key_none', '2026-06-02T00:00:00.000Z'), false);
-    assert.equal(stores.keys.get('key_none'), undefined);
+    await assert.rejects(() => stores.keys.insert({ ...base, hash: new Uint8Array(32).fill(8) }), conflict);
+    await assert.rejects(() => stores.keys.insert({ ...base, id: 'key_2' }), conflict);
+    assert.equal((await stores.keys.list()).length, 1);
+    assert.deepEqual(
+      (await stores.keys.byHash(new Uint8Array(32).fill(7)))?.hash,
+      new Uint8Array(32).fill(7),
+    );
+    assert.equal(await stores.keys.byHash(new Uint8Array(32).fill(9)), undefined);
+    assert.equal(await stores.keys.revoke('key_none', '2026-06-02T00:00:00.000Z'), false);
+    assert.equal(await stores.keys.get('key_none'), undefined);
   });
 
-  test(`list: newest first, ties by id; unicode names kept (${b.name})`, { skip: b.skip }, (t) => {
+  test(`list: newest first, ties by id; unicode names kept (${b.name})`, { skip: b.skip }, async (t) => {
     const { keys, clock } = lab(t, b.name);
-    const a = keys.create({ name: 'Ünïcödé 🦛 key' });
-    const b1 = keys.create({ name: 'same time' });
+    const a = await keys.create({ name: 'Ünïcödé 🦛 key' });
+    const b1 = await keys.create({ name: 'same time' });
     clock.now += 1000;
-    const c = keys.create({ name: 'newest', scope: 'admin', spaces: ['work', 'home'] });
+    const c = await keys.create({ name: 'newest', scope: 'admin', spaces: ['work', 'home'] });
     const tie = [a.record.id, b1.record.id].sort();
     assert.deepEqual(
-      keys.list().map((k) => k.id),
+      (await keys.list()).map((k) => k.id),
       [c.record.id, ...tie],
     );
-    assert.equal(keys.list().find((k) => k.id === a.record.id)?.name, 'Ünïcödé 🦛 key');
-    assert.deepEqual(keys.list()[0].spaces, ['work', 'home'], 'spaces keep their order');
+    assert.equal((await keys.list()).find((k) => k.id === a.record.id)?.name, 'Ünïcödé 🦛 key');
+    assert.deepEqual((await keys.list())[0].spaces, ['work', 'home'], 'spaces keep their order');
   });
 }
 
-test('one scripted sequence gives the same answers on every backend', (t) => {
-  const run = (kind: BackendKind) => {
+test('one scripted sequence gives the same answers on every backend', async (t) => {
+  const run = async (kind: BackendKind) => {
     const { keys, clock } = lab(t, kind);
     const seen = new Map<string, string>();
     // Keys and ids are random: name them by first appearance.
@@ -148,35 +156,38 @@ test('one scripted sequence gives the same answers on every backend', (t) => {
         }),
       );
     const out: unknown[] = [];
-    const step = (label: string, fn: () => unknown) => {
+    const step = async (label: string, fn: () => unknown) => {
       clock.now += 90_000;
       try {
-        out.push([label, norm(fn())]);
+        out.push([label, norm(await fn())]);
       } catch (e) {
         out.push([label, 'error', (e as { code?: string }).code, (e as Error).message]);
       }
     };
     const made: { key: string; id: string }[] = [];
-    const create = (input: Parameters<typeof keys.create>[0]) => {
-      const r = keys.create(input);
+    const create = async (input: Parameters<typeof keys.create>[0]) => {
+      const r = await keys.create(input);
       made.push({ key: r.key, id: r.record.id });
       return r;
     };
-    step('create read', () => create({ name: 'reader' }));
-    step('create write', () => create({ name: 'writer', scope: 'write', spaces: ['work'], expires: '10m' }));
-    step('create admin', () => create({ name: 'admin', scope: 'admin', expires: '2030-01-01' }));
-    step('create bad', () => create({ name: 'x', scope: 'root' }));
-    step('verify reader', () => keys.verify(made[0].key));
-    step('verify writer', () => keys.verify(made[1].key));
-    step('list', () => keys.list());
-    step('revoke admin', () => keys.revoke(made[2].id));
-    step('verify admin', () => keys.verify(made[2].key));
-    for (let i = 0; i < 6; i++) step(`tick ${i}`, () => keys.hasActiveKeys());
-    step('verify writer late', () => keys.verify(made[1].key));
-    step('revoke missing', () => keys.revoke('key_000000000000'));
-    step('list end', () => keys.list());
+    await step('create read', () => create({ name: 'reader' }));
+    await step('create write', () =>
+      create({ name: 'writer', scope: 'write', spaces: ['work'], expires: '10m' }),
+    );
+    await step('create admin', () => create({ name: 'admin', scope: 'admin', expires: '2030-01-01' }));
+    await step('create bad', () => create({ name: 'x', scope: 'root' }));
+    await step('verify reader', () => keys.verify(made[0].key));
+    await step('verify writer', () => keys.verify(made[1].key));
+    await step('list', () => keys.list());
+    await step('revoke admin', () => keys.revoke(made[2].id));
+    await step('verify admin', () => keys.verify(made[2].key));
+    for (let i = 0; i < 6; i++) await step(`tick ${i}`, () => keys.hasActiveKeys());
+    await step('verify writer late', () => keys.verify(made[1].key));
+    await step('revoke missing', () => keys.revoke('key_000000000000'));
+    await step('list end', () => keys.list());
     return out;
   };
-  const results = BACKENDS.filter((b) => !b.skip).map((b) => run(b.name));
+  const results: unknown[][] = [];
+  for (const b of BACKENDS.filter((c) => !c.skip)) results.push(await run(b.name));
   for (const r of results.slice(1)) assert.deepEqual(r, results[0]);
 });

@@ -63,7 +63,7 @@ export function formatSearch(r: SearchResult, store = '', { explain = false } = 
     const d = r.reading.date_span;
     lines.push(
       dim(
-        `read as: terms [${r.reading.terms.join(', ')}]${d ? ` · dates ${d.from.slice(0, 10)}..${d.to.slice(0, 10)} ("${d.text}")` : ''}${r.reading.role ? ` · role ${r.reading.role}` : ''}${r.reading.names.length ? ` · names ${r.reading.names.join(', ')}` : ''}`,
+        `read as: terms [${r.reading.terms.join(', ')}]${d ? ` · dates ${d.from.slice(0, 10)}..${d.to.slice(0, 10)} ("${d.text}")` : ''}${r.reading.role ? ` · role ${r.reading.role}` : ''}${r.reading.names.length ? ` · names ${r.reading.names.join(', ')}` : ''}${r.reading.related?.length ? ` · related ${r.reading.related.map((x) => `${x.word} (${x.for})`).join(', ')}` : ''}`,
       ),
     );
   }

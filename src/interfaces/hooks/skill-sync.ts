@@ -7,12 +7,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../app/package-path.js';
 import type { Logger } from './log.js';
 import type { HookSettings } from './settings.js';
-
-// Not imported from save.ts: that module loads the queue, which a session start does not need.
-const TAPEDECK_BIN = fileURLToPath(new URL('../../../bin/tapedeck.js', import.meta.url));
 
 export function kickSkillSync(s: HookSettings, workspace: string | undefined, log: Logger): boolean {
   if (!workspace || s.env.TAPEDECK_HOOK_NO_SKILL_SYNC === '1') return false;
@@ -20,7 +17,17 @@ export function kickSkillSync(s: HookSettings, workspace: string | undefined, lo
   try {
     const child = spawn(
       process.execPath,
-      [TAPEDECK_BIN, 'skills', 'sync', '--quiet', '--workspace', workspace, '--home', s.tapedeckHome],
+      // Not save.ts's TAPEDECK_BIN: that module loads the queue, which a session start does not need.
+      [
+        packagePath('bin', 'tapedeck.js'),
+        'skills',
+        'sync',
+        '--quiet',
+        '--workspace',
+        workspace,
+        '--home',
+        s.tapedeckHome,
+      ],
       { detached: true, stdio: 'ignore', env: { ...s.env } as NodeJS.ProcessEnv, windowsHide: true },
     );
     child.on('error', (e) => log('error', `could not start the skill sync: ${e.message}`));

@@ -179,7 +179,7 @@ export function authMiddleware({
     } else {
       const client = clientKey(address);
       throttled(client);
-      const check = engine.keys.verify(key);
+      const check = await engine.keys.verify(key);
       if (!check.ok) {
         throttle.fail(client);
         throw unauthorized(

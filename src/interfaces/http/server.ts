@@ -34,10 +34,10 @@ export interface RunningServer {
   close(): Promise<{ drained: boolean }>;
 }
 
-/** Throws INVALID_INPUT when `host` is not loopback and no API key is active. */
-export function checkBind(host: string, engine: Engine): { requireKeys: boolean } {
+/** Rejects with INVALID_INPUT when `host` is not loopback and no API key is active. */
+export async function checkBind(host: string, engine: Engine): Promise<{ requireKeys: boolean }> {
   if (isLoopbackHost(host)) return { requireKeys: false };
-  if (!engine.keys.hasActiveKeys())
+  if (!(await engine.keys.hasActiveKeys()))
     throw invalidInput(
       `Binding ${host} makes Tapedeck reachable from other machines, and every request there needs an API key, but no key is active. Create one first (tapedeck keys create --name <name> --scope write), or bind 127.0.0.1.`,
     );
@@ -53,7 +53,7 @@ export async function startHttpServer(
     ...appOptions
   }: HttpServerOptions = {},
 ): Promise<RunningServer> {
-  const { requireKeys } = checkBind(host, engine);
+  const { requireKeys } = await checkBind(host, engine);
   const app = createHttpApp(engine, { ...appOptions, requireKeys });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }) as Server;

@@ -11,7 +11,7 @@ export function scopeKeys(keys: KeyService, gate: Gate): KeyService {
   const within = (k: Pick<ApiKeyRecord, 'spaces'>) =>
     !gate.restricted || (k.spaces.length > 0 && k.spaces.every(gate.sees));
   return {
-    create(input) {
+    async create(input) {
       gate.require('admin', 'creating a key');
       if (gate.restricted) {
         const spaces = input.spaces?.length ? input.spaces : [...(gate.access.spaces ?? [])];
@@ -21,13 +21,13 @@ export function scopeKeys(keys: KeyService, gate: Gate): KeyService {
       }
       return keys.create(input);
     },
-    list() {
+    async list() {
       gate.require('admin', 'listing keys');
-      return keys.list().filter(within);
+      return (await keys.list()).filter(within);
     },
-    revoke(id) {
+    async revoke(id) {
       gate.require('admin', 'revoking a key');
-      const k = keys.list().find((x) => x.id === id);
+      const k = (await keys.list()).find((x) => x.id === id);
       if (!k || !within(k)) throw notFound(`No key "${id}"`);
       return keys.revoke(id);
     },

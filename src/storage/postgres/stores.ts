@@ -2,10 +2,10 @@
 
 import { TapedeckError } from '../../core/errors.js';
 import type { Stores } from '../../ports/stores.js';
+import { createContextBundleStore } from '../context-bundle-store.js';
+import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
-import { createPgContextBundleStore } from './context-bundle-store.js';
-import { createPgKeyStore } from './key-store.js';
 import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
 import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
@@ -20,7 +20,7 @@ import { createPgWorkingMemoryStore } from './working-memory-store.js';
 export function openPostgresStores(url: string, options: PgSyncOptions = {}): Stores {
   const db = openPg(url, options);
   const transcripts = createPgTranscriptStore(db);
-  // The stores moved to storage/sql.ts (rules so far) share one pool; the rest still use db.pg.
+  // The stores moved to storage/sql.ts (rules, keys, the context bundle so far) share one pool; the rest still use db.pg.
   const pool = createPgSqlDb(parseDatabaseUrl(url).url, { ...options, schema: db.schema });
   return lazyStores({
     kind: 'postgres',
@@ -33,8 +33,8 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     wiki: () => createPgWikiStore(db),
     saved: () => createPgSavedThreadStore(db),
     workingMemory: () => createPgWorkingMemoryStore(db),
-    contextBundle: () => createPgContextBundleStore(db),
-    keys: () => createPgKeyStore(db),
+    contextBundle: () => createContextBundleStore(pool),
+    keys: () => createKeyStore(pool),
     catalog: () => createPgKnowledgeCatalog(db),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
     remask: () => {

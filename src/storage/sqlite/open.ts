@@ -6,6 +6,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { TapedeckError } from '../../core/errors.js';
 import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -14,14 +15,35 @@ export type Db = BetterSqlite3.Database;
 
 const require = createRequire(import.meta.url);
 
-/** The better-sqlite3 driver, or a STORAGE_UNAVAILABLE error naming the rebuild command. */
+let driver: typeof BetterSqlite3 | undefined;
+
+/**
+ * The better-sqlite3 driver, or a STORAGE_UNAVAILABLE error naming the rebuild command. Its
+ * JavaScript is part of the CLI bundle (compiled with the bundle's code cache: ~10 small files
+ * Node would otherwise compile at every start); the native addon is loaded here from where npm
+ * builds it, which also skips the `bindings` package's search. An addon built elsewhere is left
+ * to the package itself to find.
+ */
 export function loadDriver(): typeof BetterSqlite3 {
+  if (driver) return driver;
   try {
-    return require('better-sqlite3') as typeof BetterSqlite3;
+    let addon: unknown;
+    try {
+      addon = require(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+      driver = require('better-sqlite3') as typeof BetterSqlite3;
+      return driver;
+    }
+    driver = function Driver(path: string, options?: BetterSqlite3.Options) {
+      // The package takes the addon itself as well as its path (its types say only a path).
+      return new Database(path, { ...options, nativeBinding: addon as string });
+    } as unknown as typeof BetterSqlite3;
+    return driver;
   } catch (e) {
     throw new TapedeckError(
       'STORAGE_UNAVAILABLE',
-      `The SQLite driver (better-sqlite3) could not be loaded on Node ${process.versions.node}: ${(e as Error).message.split('\n')[0]}. Rebuild it with: npm rebuild better-sqlite3`,
+      `The SQLite driver (better-sqlite3) could not be loaded on Node ${process.versions.node}: ${(e as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '')}. Rebuild it with: npm rebuild better-sqlite3`,
     );
   }
 }

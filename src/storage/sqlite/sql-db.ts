@@ -1,11 +1,14 @@
 /**
  * The SQLite side of storage/sql.ts: better-sqlite3 stays synchronous underneath; each query and
  * each transaction takes the one-lane mutex, so a transaction owns the connection from BEGIN
- * IMMEDIATE to COMMIT. Errors are mapped here once (mapSqliteError). The synchronous stores share
+ * IMMEDIATE to COMMIT. Errors are mapped here once (mapSqliteError; a unique violation → CONFLICT,
+ * as on PostgreSQL). The synchronous stores share
  * the connection: a transaction here awaits only these calls, which settle without yielding to
  * I/O, so no synchronous store ever runs inside one half-done.
  */
+import { TapedeckError } from '../../core/errors.js';
 import { compile, createMutex, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import type { Statement } from './lazy-statements.js';
 import { type Db, mapSqliteError } from './open.js';
 
 /** The shared stores' database over an open SQLite file. */
@@ -15,12 +18,24 @@ export function createSqliteSqlDb(db: Db): SqlDb {
     try {
       return fn();
     } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        throw new TapedeckError('CONFLICT', `That already exists: ${(e as Error).message}`, { sqlite: code });
       throw mapSqliteError(e, db.name);
     }
   };
+  // Prepared once per text: the stores' queries are a small fixed set (a key lookup runs on every
+  // keyed request). Bounded, should a caller ever build many distinct texts.
+  const statements = new Map<string, Statement>();
   const prepare = (q: Sql) => {
     const { text, params } = compile(q, () => '?');
-    return { stmt: db.prepare(text), params };
+    let stmt = statements.get(text);
+    if (!stmt) {
+      if (statements.size >= 500) statements.clear();
+      stmt = db.prepare<unknown[]>(text);
+      statements.set(text, stmt);
+    }
+    return { stmt, params };
   };
   const queries: SqlQueries = {
     all: <T>(q: Sql) =>

@@ -1,9 +1,9 @@
 /** The SQLite backend: every store over one embedded file, each built on first use. */
 import type { Stores } from '../../ports/stores.js';
+import { createContextBundleStore } from '../context-bundle-store.js';
+import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
-import { createSqliteContextBundleStore } from './context-bundle-store.js';
-import { createSqliteKeyStore } from './key-store.js';
 import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
@@ -19,19 +19,21 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
   const db = openDatabase(path, options);
   const guard = sqliteGuard(path);
   const transcripts = createSqliteTranscriptStore(db, path);
+  // One SqlDb, so one mutex, for every store moved to storage/sql.ts: its transactions share the one connection.
+  const sqlDb = createSqliteSqlDb(db);
   const stores: Stores = lazyStores({
     kind: 'sqlite',
     location: path,
     capabilities: { trigram: false, vectors: false },
     transcripts,
     memories: () => createSqliteMemoryStore(db),
-    rules: () => createRuleStore(createSqliteSqlDb(db)),
+    rules: () => createRuleStore(sqlDb),
     skills: () => createSqliteSkillsStore(db, path),
     wiki: () => createSqliteWikiStore(db, path),
     saved: () => createSqliteSavedThreadStore(db),
     workingMemory: () => createSqliteWorkingMemoryStore(db),
-    contextBundle: () => createSqliteContextBundleStore(db),
-    keys: () => createSqliteKeyStore(db),
+    contextBundle: () => createContextBundleStore(sqlDb),
+    keys: () => createKeyStore(sqlDb),
     catalog: () => createSqliteKnowledgeCatalog(db),
     transaction: (fn, mode) =>
       guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),

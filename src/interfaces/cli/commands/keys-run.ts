@@ -16,7 +16,7 @@ export async function runKeysCreate(
 ): Promise<void> {
   const engine = openEngine(f);
   try {
-    const { key, record } = engine.keys.create({
+    const { key, record } = await engine.keys.create({
       name: f.name ?? '',
       spaces: f.space,
       scope: f.scope,
@@ -36,7 +36,7 @@ export async function runKeysCreate(
 export async function runKeysList(f: GlobalFlags): Promise<void> {
   const engine = openEngine(f);
   try {
-    const keys = engine.keys.list();
+    const keys = await engine.keys.list();
     if (f.json) return printJson({ keys });
     if (keys.length === 0)
       return print(
@@ -51,7 +51,7 @@ export async function runKeysList(f: GlobalFlags): Promise<void> {
 export async function runKeysRevoke(id: string, f: GlobalFlags): Promise<void> {
   const engine = openEngine(f);
   try {
-    const k = engine.keys.revoke(id);
+    const k = await engine.keys.revoke(id);
     if (f.json) return printJson(k);
     print(`Revoked ${line(k)}`);
   } finally {

@@ -112,7 +112,7 @@ async function runPrimary(f: ServeFlags, o: ServeOptions, workers: number): Prom
   const engine = openEngine(f, { local: true });
   let store: string;
   try {
-    checkBind(o.host ?? DEFAULT_HOST, engine);
+    await checkBind(o.host ?? DEFAULT_HOST, engine);
     store = storeOf(engine);
   } finally {
     engine.close();

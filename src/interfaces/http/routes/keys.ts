@@ -23,7 +23,7 @@ export function registerKeyRoutes({ app, registry }: RoutesContext): void {
     summary: 'Keys (never their secrets)',
     need: 'admin',
     returns: '{keys}',
-    handler: ({ engine }) => ({ keys: engine.keys.list() }),
+    handler: async ({ engine }) => ({ keys: await engine.keys.list() }),
   });
   addRoute(app, registry, {
     method: 'post',
@@ -34,8 +34,8 @@ export function registerKeyRoutes({ app, registry }: RoutesContext): void {
     body: KeyCreateBody,
     status: 201,
     returns: '{key, id, name, prefix, scope, spaces, created_at, expires_at, …}',
-    handler({ engine, body }) {
-      const { key, record } = engine.keys.create(body);
+    async handler({ engine, body }) {
+      const { key, record } = await engine.keys.create(body);
       return { key, ...record };
     },
   });
