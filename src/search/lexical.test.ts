@@ -17,3 +17,23 @@ test("the query's adjacent words side by side in a text score above the same wor
   assert.equal(together.coverage, 1);
   assert.equal(apart.coverage, 1);
 });
+
+test('a camelCase identifier counts for the words it is made of, as the index finds it by them', () => {
+  const one = { total: 1000, avgChars: 80, df: [40] };
+  const account = createLexicalScorer(parseQuery('account'), one);
+  // The index holds `buildAccountRows` under "account" (core/idents.ts): the score must see it.
+  assert.ok(account('Moved the totals into buildAccountRows().', 41, '').text > 0);
+  assert.equal(account('Moved the totals into buildAccountRows().', 41, '').coverage, 1);
+  assert.ok(account('the HTTPAccountServer restarts', 30, '').text > 0, 'a part after an upper-case run');
+  // Stems apply to parts: "accounts" in `syncAccountsJob`.
+  assert.ok(account('see syncAccountsJob', 19, '').text > 0);
+  // Not inside a lower-case word: "accountancy" is another word, "myaccountrows" has no parts.
+  assert.equal(account('the myaccountrows table', 23, '').text, 0);
+  // A whole camelCase word still counts as itself.
+  const js = createLexicalScorer(parseQuery('javascript'), one);
+  assert.ok(js('We ship JavaScript, not TypeScript.', 35, '').text > 0);
+  // And a word counted once per place: "Account" at a word start is one occurrence.
+  const twice = account('Account and accountRows', 23, '');
+  const once = account('Account and nothing else', 24, '');
+  assert.ok(twice.text > once.text);
+});

@@ -30,19 +30,50 @@ function stemOf(word: string): string {
   return s;
 }
 
-/** Occurrences of words whose stem is `stem` (or that start with it, for a prefix) in `lower`. */
-function countStem(lower: string, stem: string, prefix: boolean): number {
+const isUpper = (c: string | undefined) => c !== undefined && c >= 'A' && c <= 'Z';
+const isLowerOrDigit = (c: string | undefined) =>
+  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+
+/** Whether a camelCase part starts at `i` of the original text (`buildAccount`, `HTTPServer`). */
+function camelStart(orig: string, i: number): boolean {
+  if (!isUpper(orig[i])) return false;
+  const p = orig[i - 1];
+  return isLowerOrDigit(p) || (isUpper(p) && isLowerOrDigit(orig[i + 1]));
+}
+
+/**
+ * The original text when it holds camelCase words and lines up with its lowercase form, so word
+ * counts can also see an identifier's parts — the index holds them (`core/idents.ts`), and a
+ * step naming `buildAccountRows` must be credited for "account" as the index found it by it.
+ */
+function camelSource(text: string, lower: string): string | undefined {
+  return text.length === lower.length && /[a-z0-9][A-Z]/.test(text) ? text : undefined;
+}
+
+/**
+ * Occurrences of words whose stem is `stem` (or that start with it, for a prefix) in `lower`:
+ * whole words and snake_case parts, and with `orig` (see camelSource) camelCase parts too.
+ */
+function countStem(lower: string, stem: string, prefix: boolean, orig?: string): number {
   if (!stem) return 0;
   const probe = stem.slice(0, Math.min(stem.length, 4));
+  const matches = (word: string) => (prefix ? word.startsWith(stem) : word === stem || stemOf(word) === stem);
   let n = 0;
   for (let i = lower.indexOf(probe); i !== -1; i = lower.indexOf(probe, i + 1)) {
-    // A word start, or a snake_case part.
-    if (i > 0 && lower[i - 1] !== '_' && isWordChar(lower[i - 1])) continue;
+    // A word start, or a snake_case part, or (with the original text) a camelCase part.
+    const atWord = i === 0 || lower[i - 1] === '_' || !isWordChar(lower[i - 1]);
+    if (!atWord && !(orig && camelStart(orig, i))) continue;
     let end = i + probe.length;
     while (end < lower.length && isWordChar(lower[end]) && lower[end] !== '_') end++;
-    const word = lower.slice(i, end);
-    if (prefix ? word.startsWith(stem) : word === stem || stemOf(word) === stem) n++;
-    i = end - 1;
+    let hit = atWord && matches(lower.slice(i, end));
+    if (!hit && orig) {
+      let part = i + 1;
+      while (part < end && !camelStart(orig, part)) part++;
+      hit = part < end && matches(lower.slice(i, part));
+    }
+    if (hit) n++;
+    // Without camelCase parts to look into, the rest of the word cannot start a match.
+    if (!orig) i = end - 1;
   }
   return n;
 }
@@ -104,13 +135,13 @@ function patternOf(t: QueryTerm): Pattern {
   return { stems: t.text.split(' ').map(porterStem), prefix: false, forms: [] };
 }
 
-function termCount(lower: string, p: Pattern): number {
+function termCount(lower: string, p: Pattern, orig?: string): number {
   let whole = 0;
   for (const f of p.forms) whole += countToken(lower, f);
   if (p.stems.length === 0) return whole;
   let least = Number.POSITIVE_INFINITY;
   for (const s of p.stems) {
-    least = Math.min(least, countStem(lower, s, p.prefix));
+    least = Math.min(least, countStem(lower, s, p.prefix, orig));
     if (least === 0) break;
   }
   return Math.max(whole, least);
@@ -187,6 +218,7 @@ export function createLexicalScorer(
   const sideAvg = contextAvgChars / 2;
   const score = (text: string, chars: number, context: string): LexicalScore => {
     const lower = text.toLowerCase();
+    const camel = camelSource(text, lower);
     const sides = splitContext(context ? context.toLowerCase() : '');
     const normText = 1 - b + (b * Math.max(chars, text.length)) / avg;
     // Never below 1: a short neighbour must not outweigh a step's own words.
@@ -200,7 +232,7 @@ export function createLexicalScorer(
       const w = weights[i]!;
       const alt = related[i];
       if (w === 0 && !alt) return false;
-      const t = w === 0 ? 0 : termCount(lower, p) / normText;
+      const t = w === 0 ? 0 : termCount(lower, p, camel) / normText;
       const before = sides.previous && w > 0 ? termCount(sides.previous, p) / normPrev : 0;
       const after = sides.next && w > 0 ? termCount(sides.next, p) / normNext : 0;
       if (t === 0 && before === 0 && after === 0) {
