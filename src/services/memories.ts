@@ -3,7 +3,7 @@
  * list, search, supersede, forget (a tombstone), restore and purge. Every write validates first
  * and runs in one IMMEDIATE transaction, so concurrent writers neither lose nor duplicate.
  */
-import { TapedeckError, invalidInput, notFound } from '../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../core/errors.js';
 import {
   type Memory,
   type MemoryStatus,

@@ -18,8 +18,8 @@ import type {
   TranscriptStore,
 } from '../ports/transcript-store.js';
 import { type SearchResult, searchTranscripts } from '../search/search.js';
-import { buildTimeline, type Timeline } from './timeline.js';
 import { type ReanchorInput, reanchorThread } from './reanchor.js';
+import { buildTimeline, type Timeline } from './timeline.js';
 
 export interface FilterInput {
   agent?: string | string[];

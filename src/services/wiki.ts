@@ -7,7 +7,7 @@
  * readable (`read(path, {version})`), and writing the path again revives it as a new version.
  * Writing the same text again is a no-op (no new version). Paths get `.md` appended when missing.
  */
-import { TapedeckError, invalidInput, notFound } from '../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../core/errors.js';
 import { parseQuery } from '../core/query.js';
 import { redact } from '../core/redact.js';
 import { normalizeWikiPath, normalizeWikiPrefix, wikiTitle } from '../core/wiki-path.js';

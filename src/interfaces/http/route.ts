@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Engine } from '../../app/engine.js';
 import type { Access } from '../../app/scoped-engine.js';
 import { type KeyScope, scopeAllows } from '../../core/api-keys.js';
-import { TapedeckError, invalidInput } from '../../core/errors.js';
+import { invalidInput, TapedeckError } from '../../core/errors.js';
 import { readJson } from './body.js';
 import type { HttpEnv } from './env.js';
 

@@ -3,7 +3,7 @@
  * handoffs and reads touch only threads the caller sees (others are NOT_FOUND). Thread ids are
  * global, so importing an id another space uses is a CONFLICT that says nothing more about it.
  */
-import { TapedeckError, notFound } from '../../core/errors.js';
+import { notFound, TapedeckError } from '../../core/errors.js';
 import type { ThreadRecord } from '../../ports/transcript-store.js';
 import type { ImportInput, SavedThreadService, SavedThreadSummary } from '../saved-threads/index.js';
 import type { Gate } from './access.js';

@@ -9,7 +9,7 @@
  * (the old one stays readable with --as-of) and updates its other fields otherwise. rm forgets it
  * (a tombstone; `tapedeck memory restore` undoes it).
  */
-import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../../core/errors.js';
 import { UNIT_TYPES } from '../../core/memory.js';
 import { squash, titleFrom } from '../../core/text.js';
 import type { DateGranularity, KnowledgeCatalog } from '../../ports/knowledge-catalog.js';

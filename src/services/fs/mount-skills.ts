@@ -4,7 +4,7 @@
  * stay readable at their path. Writing SKILL.md adds a skill (its front matter must name the
  * folder) or a new version of it; rm archives the skill (`tapedeck skills stage <name> active` undoes).
  */
-import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../../core/errors.js';
 import { parseSkillMd } from '../../core/skill.js';
 import type { SkillsService } from '../skills/service.js';
 import type { SkillSummary } from '../skills/views.js';

@@ -3,7 +3,7 @@
  * and rm go through the wiki service, so writes are versioned and redacted and rm is a tombstone
  * (writing the page again restores it; old versions stay readable with `tapedeck wiki show --version`).
  */
-import { TapedeckError, invalidInput } from '../../core/errors.js';
+import { invalidInput, TapedeckError } from '../../core/errors.js';
 import type { WikiPageSummary, WikiService } from '../wiki.js';
 import { type FsDir, type FsFile, type FsNode, type FsScope, forbidden, type Mount, pathOf } from './tree.js';
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TapedeckError, invalidInput } from '../../core/errors.js';
+import { invalidInput, TapedeckError } from '../../core/errors.js';
 import { type Bundle, countsOf } from './export.js';
 import { attempt, fieldsOf } from './fields.js';
 import {

@@ -6,7 +6,7 @@
  * duplicates) reads inside it: a retried, replayed or concurrent upload writes each message once,
  * and a failed one writes nothing.
  */
-import { TapedeckError, invalidInput, notFound } from '../../core/errors.js';
+import { invalidInput, notFound, TapedeckError } from '../../core/errors.js';
 import { titleFrom } from '../../core/text.js';
 import type { ThreadMeta } from '../../core/types.js';
 import { type IndexPolicy, prepareStep } from '../../ingest/prepare-step.js';

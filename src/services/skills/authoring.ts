@@ -1,5 +1,5 @@
 /** Writing skills: add, update, stage, and the propose → accept / reject flow. */
-import { TapedeckError, invalidInput } from '../../core/errors.js';
+import { invalidInput, TapedeckError } from '../../core/errors.js';
 import { parseSkillMd, renderSkillMd, type SkillStage } from '../../core/skill.js';
 import type { SkillsCore } from './core.js';
 import { applyChange, cleanNote, docFromText, type SkillInput } from './documents.js';

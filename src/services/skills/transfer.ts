@@ -1,5 +1,5 @@
 /** Skills to and from disk: install into a workspace, import and export SKILL.md folders. */
-import { TapedeckError, invalidInput } from '../../core/errors.js';
+import { invalidInput, TapedeckError } from '../../core/errors.js';
 import { renderSkillMd, type SkillDocument, type SkillStage } from '../../core/skill.js';
 import type { SkillsCore } from './core.js';
 import { docFromText } from './documents.js';

@@ -204,10 +204,9 @@ export function createPgMemoryStore(db: PgStore): MemoryStore {
     supersedes(id) {
       return guard(() =>
         pg
-          .query<{ id: string }>(
-            'SELECT id FROM memories WHERE superseded_by = $1 ORDER BY valid_from, id',
-            [id],
-          )
+          .query<{ id: string }>('SELECT id FROM memories WHERE superseded_by = $1 ORDER BY valid_from, id', [
+            id,
+          ])
           .map((r) => r.id),
       );
     },
