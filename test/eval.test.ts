@@ -211,3 +211,34 @@ test('a bad question file is a usage error naming every bad line; unknown eviden
   assert.equal(l.json().overall.tapedeck.hit_at_1, 0.5);
   assert.equal(l.json().overall.bm25_or.hit_at_1, 1);
 });
+
+test('eval --no-expand searches the words as typed: the reply in the other spelling loses its lead', () => {
+  const h = tempHome();
+  after(h.cleanup);
+  const S = '0c0c0c0c-1111-4222-8333-777777777777';
+  h.write(
+    claudePath(S),
+    [
+      claudeLine(
+        S,
+        'user',
+        'Make the page header darker please, the header is too pale',
+        '2026-11-03T09:00:00.000Z',
+      ),
+      claudeLine(S, 'assistant', 'The header colour is now navy.', '2026-11-03T09:01:00.000Z'),
+    ].join('\n') + '\n',
+  );
+  const file = h.write(
+    'q.jsonl',
+    `${JSON.stringify({ id: 'c', question: 'header color', file: claudePath(S), line: 2 })}\n`,
+  );
+  const rank = (extra: string[]) => {
+    const r = tapedeck(['eval', file, '--json', '--details', ...extra], h.env);
+    assert.equal(r.status, 0, r.stderr);
+    return r.json().details[0].rank.tapedeck;
+  };
+  // The expansion credits "colour" for "color" (British/American spellings), so the reply leads;
+  // without it only "header" matches, and the prompt, which says it twice, comes first.
+  assert.equal(rank([]), 1);
+  assert.equal(rank(['--no-expand']), 2);
+});

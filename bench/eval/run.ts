@@ -4,11 +4,16 @@
  * JSON document with --json). For the shipped seed it first checks that the generator still
  * produces eval/sets/*.jsonl byte for byte (`--write-sets` rewrites them).
  *
- *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json [--details]] [--write-sets] [--keep]
+ * Then the held-out set (eval/handwritten: transcripts and questions written by hand, blind to the
+ * generator and the expansion table) in its own home and store, printed after the generated sets.
+ *
+ *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json [--details]] [--write-sets] [--keep] [--no-expand]
+ *
+ * `--no-expand` scores Tapedeck without query expansion (what the related words add).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +25,7 @@ import { generateEvalCorpus, KINDS, SHIPPED_SEED } from './generate.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'tapedeck.js');
 const SHIPPED = join(ROOT, 'eval', 'sets');
+const HANDWRITTEN = join(ROOT, 'eval', 'handwritten');
 const LABEL: Record<System, string> = { tapedeck: 'Tapedeck', bm25_or: 'BM25-OR', and: 'AND' };
 
 function cli(args: string[], env: Record<string, string>): string {
@@ -70,7 +76,8 @@ function markdown(r: EvalReport): string {
 }
 
 function plain(r: EvalReport): string {
-  const head = `${'set'.padEnd(13)} ${'n'.padStart(3)}  ${'system'.padEnd(9)} ${['hit@1', 'hit@5', 'hit@10', 'rec@10', 'sess@1', 'MRR', 'p50ms', 'p99ms'].map((c) => c.padStart(7)).join(' ')}`;
+  const w = Math.max(13, ...Object.keys(r.kinds).map((k) => k.length));
+  const head = `${'set'.padEnd(w)} ${'n'.padStart(3)}  ${'system'.padEnd(9)} ${['hit@1', 'hit@5', 'hit@10', 'rec@10', 'sess@1', 'MRR', 'p50ms', 'p99ms'].map((c) => c.padStart(7)).join(' ')}`;
   const lines = [head, '-'.repeat(head.length)];
   for (const [kind, bySystem] of rowsOf(r))
     r.systems.forEach((s, i) => {
@@ -78,7 +85,7 @@ function plain(r: EvalReport): string {
       const cells = [m.hit_at_1, m.hit_at_5, m.hit_at_10, m.recall_at_10, m.session_hit_at_1, m.mrr].map(f3);
       cells.push(m.p50_ms.toFixed(2), m.p99_ms.toFixed(2));
       lines.push(
-        `${(i === 0 ? kind : '').padEnd(13)} ${(i === 0 ? String(m.questions) : '').padStart(3)}  ${LABEL[s].padEnd(9)} ${cells.map((c) => c.padStart(7)).join(' ')}`,
+        `${(i === 0 ? kind : '').padEnd(w)} ${(i === 0 ? String(m.questions) : '').padStart(3)}  ${LABEL[s].padEnd(9)} ${cells.map((c) => c.padStart(7)).join(' ')}`,
       );
     });
   return lines.join('\n');
@@ -95,8 +102,10 @@ async function main(): Promise<void> {
       details: { type: 'boolean' },
       'write-sets': { type: 'boolean' },
       keep: { type: 'boolean' },
+      'no-expand': { type: 'boolean' },
     },
   });
+  const noExpand = values['no-expand'] ? ['--no-expand'] : [];
   const seed = values.seed === undefined ? SHIPPED_SEED : Number(values.seed);
   const started = performance.now();
   const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-eval-run-'));
@@ -137,17 +146,54 @@ async function main(): Promise<void> {
     const all = join(tmp, 'all.jsonl');
     writeFileSync(all, KINDS.map((k) => readFileSync(summary.sets[k], 'utf8')).join(''));
     const report = JSON.parse(
-      cli(['eval', all, '--compare', '--json', '--no-index', ...(values.details ? ['--details'] : [])], env),
+      cli(
+        [
+          'eval',
+          all,
+          '--compare',
+          '--json',
+          '--no-index',
+          ...noExpand,
+          ...(values.details ? ['--details'] : []),
+        ],
+        env,
+      ),
     ) as EvalReport;
+    const held = heldOut(tmp, values.db, [...noExpand, ...(values.details ? ['--details'] : [])]);
     const secs = (performance.now() - started) / 1000;
     process.stderr.write(
       `eval: seed ${seed}, ${report.questions} questions over ${report.steps} steps on ${report.backend}, indexed in ${indexed.toFixed(1)} s, total ${secs.toFixed(1)} s${values.keep ? `, kept in ${tmp}${pg ? ` and ${pg.url}` : ''}` : ''}\n`,
     );
-    if (values.json) process.stdout.write(`${JSON.stringify({ seed, ...report }, null, 2)}\n`);
-    else process.stdout.write(`${values.markdown ? markdown(report) : plain(report)}\n`);
+    if (values.json)
+      process.stdout.write(`${JSON.stringify({ seed, ...report, handwritten: held }, null, 2)}\n`);
+    else {
+      const table = values.markdown ? markdown : plain;
+      process.stdout.write(
+        `${table(report)}\n\nheld-out, hand-written (eval/handwritten, ${held.questions} questions over ${held.steps} steps):\n${table(held)}\n`,
+      );
+    }
   } finally {
     if (!values.keep) pg?.drop();
     if (!values.keep) rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The hand-written held-out set, indexed from a copy of its home into its own store (a fresh schema on PostgreSQL). */
+function heldOut(tmp: string, db: string | undefined, flags: string[]): EvalReport {
+  const home = join(tmp, 'handwritten-home');
+  cpSync(join(HANDWRITTEN, 'home'), home, { recursive: true });
+  const pg = db ? pgSchema(db) : null;
+  try {
+    const env: Record<string, string> = {
+      HOME: home,
+      TAPEDECK_HOME: join(tmp, 'handwritten-tapedeck'),
+      PATH: process.env.PATH ?? '',
+      ...(pg ? { TAPEDECK_DATABASE_URL: pg.url } : {}),
+    };
+    const file = join(HANDWRITTEN, 'questions.jsonl');
+    return JSON.parse(cli(['eval', file, '--compare', '--json', ...flags], env)) as EvalReport;
+  } finally {
+    pg?.drop();
   }
 }
 

@@ -32,6 +32,8 @@ export interface EvalOptions {
   kinds?: string[];
   /** Per-question ranks in the report. */
   details?: boolean;
+  /** false: Tapedeck searches without query expansion (to measure what the expansion adds). */
+  expand?: boolean;
 }
 
 export interface QuestionDetail {
@@ -119,7 +121,7 @@ function knownEvidence(e: EvidenceRef, threadIds: ReadonlySet<string>, sources: 
 /** The eval use case over one store and the service the CLI searches with. */
 export function createEvalService({ transcripts, store, createBaseline }: EvalDeps): EvalService {
   return {
-    async run(all, { compare = false, kinds, details = false } = {}) {
+    async run(all, { compare = false, kinds, details = false, expand = true } = {}) {
       const wanted = kinds?.length ? new Set(kinds) : null;
       const questions = wanted ? all.filter((q) => wanted.has(q.kind)) : all;
       if (questions.length === 0)
@@ -153,6 +155,7 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
               limit: JUDGED,
               ...(q.project ? { project: q.project } : {}),
               ...(q.now !== undefined ? { now: q.now } : {}),
+              ...(expand ? {} : { expand: false }),
             });
             hits = result.hits;
           } catch (e) {

@@ -98,6 +98,8 @@ export interface SearchInput extends FilterInput {
   explain?: boolean;
   /** The date the question is asked on (ISO or YYYY-MM-DD; default now): resolves "last week". */
   now?: string | number;
+  /** false: search the words as typed, without their related words (eval's `--no-expand`). */
+  expand?: boolean;
 }
 
 export interface TranscriptService {
@@ -138,7 +140,7 @@ export function createTranscriptService(
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
-      const { by, explain, now: asked, ...filterInput } = input;
+      const { by, explain, now: asked, expand, ...filterInput } = input;
       if (by !== undefined && by !== 'step' && by !== 'thread')
         throw invalidInput(`by must be "step" or "thread", not "${String(by)}"`);
       const now = asked === undefined ? Date.now() : askedAt(asked);
@@ -150,6 +152,7 @@ export function createTranscriptService(
           by,
           explain: explain === true,
           now,
+          expand: expand !== false,
         }),
       );
     },

@@ -195,6 +195,7 @@ export function buildProgram({ json = false, only }: ProgramOptions = {}): Comma
     )
     .option('--details', 'with --json: the rank of each question per system')
     .option('--no-index', 'do not refresh the index before scoring')
+    .option('--no-expand', "search without the question's related words (measures the query expansion)")
     .addOption(jsonOpt())
     .action(action(async (flags, file: string) => (await import('./commands/eval.js')).runEval(file, flags)));
 

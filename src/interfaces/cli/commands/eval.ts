@@ -13,6 +13,8 @@ export interface EvalFlags extends GlobalFlags {
   details?: boolean;
   /** Skip the incremental index pass before scoring. */
   index?: boolean;
+  /** `--no-expand`: Tapedeck without query expansion. */
+  expand?: boolean;
 }
 
 const LABEL: Record<System, string> = { tapedeck: 'tapedeck', bm25_or: 'bm25-or', and: 'and' };
@@ -72,6 +74,7 @@ export async function runEval(file: string, flags: EvalFlags): Promise<void> {
       compare: !!flags.compare,
       kinds,
       details: !!flags.details,
+      expand: flags.expand !== false,
     });
     if (flags.json) printJson(report);
     else print(formatEval(report));
