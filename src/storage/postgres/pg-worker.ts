@@ -6,6 +6,7 @@
  * It is plain CommonJS run with `eval`, without the parent's loader flags: a worker that loaded
  * TypeScript through the parent's loader hooks would deadlock while the parent blocks waiting.
  */
+import { connectionTrouble } from './connection-trouble.js';
 
 export type WorkerRequest =
   /** `name`: run it as a named prepared statement (parsed and planned once per connection). */
@@ -61,13 +62,9 @@ async function connection() {
   return c;
 }
 
-// Errors after which the connection cannot be trusted: reconnect on the next request.
-function isLost(e) {
-  const code = e.code || '';
-  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' ||
-    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) ||
-    /Connection terminated|connection timeout|connection error|not queryable/i.test(e.message || '');
-}
+// Errors after which the connection cannot be trusted: reconnect on the next request
+// (connection-trouble.ts, the same rule the pool maps to STORAGE_UNAVAILABLE).
+const isLost = ${connectionTrouble.toString()};
 
 async function handle(req) {
   if (req.op === 'close') {

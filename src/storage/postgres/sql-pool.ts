@@ -7,6 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { TapedeckError } from '../../core/errors.js';
 import { compile, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import { connectionTrouble } from './connection-trouble.js';
 import { UNIQUE_VIOLATION, unstorableText } from './skill-wiki-guard.js';
 import { redactUrl } from './sync-client.js';
 
@@ -23,8 +24,7 @@ function mapError(e: unknown, label: string): unknown {
   if (e instanceof TapedeckError) return e;
   const err = e as { code?: string; message?: string };
   const code = typeof err.code === 'string' ? err.code : '';
-  // SQLSTATE classes 08 (connection), 53 (resources), 57P (shutdown), or a socket error.
-  if (!/^[0-9A-Z]{5}$/.test(code) || /^(08|53|57P)/.test(code))
+  if (connectionTrouble(err))
     return new TapedeckError(
       'STORAGE_UNAVAILABLE',
       `The PostgreSQL server ${label} is unavailable: ${err.message ?? String(e)}`,
