@@ -5,12 +5,13 @@
  * asked on its set's date.
  *
  *   node --import tsx bench/eval/expansion-cost.ts <kept-dir> [--passes 3] [--every N (every Nth question)]
- *     [--cold (forget the related words' counts before each search: a one-question CLI process)]
+ *
+ * The index caches the counts it takes, as a long-running server's does; a one-question CLI
+ * process is bench/cli.ts's.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { forgetRelatedCounts } from '../../src/search/expansion.js';
 import { searchTranscripts } from '../../src/search/search.js';
 import { openDatabase } from '../../src/storage/sqlite/open.js';
 import { createSqliteTranscriptStore } from '../../src/storage/sqlite/transcript-store.js';
@@ -20,7 +21,6 @@ const { values, positionals } = parseArgs({
   options: {
     passes: { type: 'string', default: '3' },
     every: { type: 'string', default: '1' },
-    cold: { type: 'boolean', default: false },
   },
 });
 const dir = positionals[0];
@@ -38,8 +38,6 @@ const questions = readFileSync(join(dir, 'all.jsonl'), 'utf8')
 const cpu: Record<string, { on: number; off: number; n: number }> = {};
 const time = (q: (typeof questions)[number], expand: boolean) => {
   const now = q.date ? Date.parse(`${q.date}T12:00:00Z`) : Date.now();
-  // --cold: every search counts its related words again, as a one-question CLI process does.
-  if (values.cold) forgetRelatedCounts();
   const c0 = process.cpuUsage();
   searchTranscripts(store, q.question, { limit: 10, now, expand });
   const c = process.cpuUsage(c0);

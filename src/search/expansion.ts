@@ -25,14 +25,6 @@ const PROBE_MAX_SHARE = 0.02;
 /** Question words read beside the related words (the rarest: they say what it is about). */
 const ANCHORS = 1;
 
-/**
- * Document frequencies of related words, per store, as the index last told them: the table's
- * words repeat across questions, and a word known to be common is not read again. Kept until
- * the store has grown by a quarter.
- */
-const KNOWN = new Map<string, Map<string, { df: number; total: number }>>();
-const KNOWN_MAX = 5000;
-
 /** The related words of a parsed query's plain words, none already one of its terms. */
 export function relatedTermsOf(query: ParsedQuery): RelatedTerm[] {
   const own = new Set(query.terms.flatMap((t) => t.text.split(' ').map(porterStem)));
@@ -52,17 +44,12 @@ export function relatedTermsOf(query: ParsedQuery): RelatedTerm[] {
   return out;
 }
 
-/** Forget the related words' counts (tests, and benchmarks of a first search). */
-export function forgetRelatedCounts(): void {
-  KNOWN.clear();
-}
-
 /**
  * Candidates the question's related words find, not already among `have`, and each related
  * term's document frequency (set on it). Only the related words in at most PROBE_MAX_SHARE of
  * the steps are read (the question's own words were read already; the ranking credits every
- * related word it finds in any candidate). A word not counted yet is counted first, on its own
- * and reading no step, so which steps are read never depends on the questions asked before.
+ * related word it finds in any candidate). The related words are counted first, all in one read
+ * of no steps, so which steps are read never depends on the questions asked before.
  */
 export function expandedCandidates(
   store: TranscriptStore,
@@ -74,25 +61,20 @@ export function expandedCandidates(
   total: number,
   have: readonly Candidate[],
 ): Candidate[] {
-  let known = KNOWN.get(store.path);
-  if (!known || known.size > KNOWN_MAX) {
-    known = new Map();
-    KNOWN.set(store.path, known);
-  }
-  for (const r of related) {
-    const k = known.get(r.text);
-    if (k && total <= k.total * 1.25 + 100) {
-      r.df = k.df;
-      continue;
-    }
-    const { stats } = store.candidates(
-      { raw: r.text, terms: [{ kind: 'word', text: r.text }], excluded: [] },
-      {},
-      0,
-    );
-    r.df = stats.df[0] ?? 0;
-    known.set(r.text, { df: r.df, total: stats.total });
-  }
+  // Their counts, in one read of no steps (the index caches what it counts, and drops it when the
+  // store changes).
+  const { stats } = store.candidates(
+    {
+      raw: related.map((r) => r.text).join(' '),
+      terms: related.map((r): QueryTerm => ({ kind: 'word', text: r.text })),
+      excluded: [],
+    },
+    {},
+    0,
+  );
+  related.forEach((r, i) => {
+    r.df = stats.df[i] ?? 0;
+  });
   const probe = related.filter((r) => r.df !== undefined && r.df > 0 && r.df <= total * PROBE_MAX_SHARE);
   if (probe.length === 0) return [];
   // The question's rarest word without related words, beside them: its pairs with each related

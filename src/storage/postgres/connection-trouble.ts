@@ -6,7 +6,8 @@
  * STORAGE_UNAVAILABLE, and the synchronous bridge's worker (pg-worker.ts, which embeds this
  * function's source, so it must stay self-contained) drops the connection and reopens it.
  */
-export function connectionTrouble(e: { code?: unknown }): boolean {
-  const code = typeof e.code === 'string' ? e.code : '';
+export function connectionTrouble(e: object): boolean {
+  const raw = (e as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw : '';
   return !/^[0-9A-Z]{5}$/.test(code) || /^(08|53|57P)/.test(code);
 }
