@@ -245,16 +245,19 @@ export function rankCandidates(
     }
   const present = new Map<string, number>();
   for (const [id, seen] of seenIn) present.set(id, seen.size / people.size);
+  const named = role.names.filter((n) => people.has(n));
+  // The question's subject: the first person it names (see subjectRoles).
+  const subject = named.slice(0, 1);
   const speakerRole = subjectRoles(
     scored.map((s) => s.c),
-    role.names.filter((n) => people.has(n)),
+    named,
   );
   const steps = scored.map((s): RankedStep => {
     const { c } = s;
     let rolePart = role.role && c.role === role.role ? W.role * role.strength : 0;
     if (
       role.names.length > 0 &&
-      (spokenBy(c.text, role.names.filter((n) => people.has(n)).slice(0, 1)) ||
+      (spokenBy(c.text, subject) ||
         ((speakerRole.get(c.threadId) ?? speakerRole.get(projectKey(c))) === c.role && isTurn(c.kind)))
     )
       rolePart += W.speaker;

@@ -140,6 +140,18 @@ const CACHE_ENTRIES = 20_000;
 /** Recent steps sampled for the average text length, refreshed as the index grows by a quarter. */
 const LENGTH_SAMPLE = 2000;
 
+/**
+ * A figure sampled from the recent steps (never 0), sampled again once the index (`total` steps)
+ * has grown by a quarter since.
+ */
+function resampledAsIndexGrows(sample: () => number): (total: number) => number {
+  let at: { value: number; total: number } | undefined;
+  return (total) => {
+    if (!at || total > at.total * 1.25 + 100) at = { value: sample(), total };
+    return at.value || 1;
+  };
+}
+
 export interface Retriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
 }
@@ -194,11 +206,7 @@ export function createRetriever(db: Db): Retriever {
   const sampleChars = db.prepare<[], { n: number | null }>(
     `SELECT avg(length(text)) AS n FROM (SELECT text FROM steps ORDER BY id DESC LIMIT ${LENGTH_SAMPLE})`,
   );
-  let avg: { chars: number; total: number } | undefined;
-  const avgChars = (total: number): number => {
-    if (!avg || total > avg.total * 1.25 + 100) avg = { chars: sampleChars.get()?.n ?? 0, total };
-    return avg.chars || 1;
-  };
+  const avgChars = resampledAsIndexGrows(() => sampleChars.get()?.n ?? 0);
   /**
    * Matches of an expression: counted up to DF_CAP, then exact (cached) for a plain word. A word
    * already known to be common is not counted again (counting it costs DF_CAP iterations).
@@ -266,15 +274,10 @@ export function createRetriever(db: Db): Retriever {
   const sampleSizes = db.prepare<[], { sz: Uint8Array }>(
     `SELECT sz FROM steps_fts_docsize ORDER BY id DESC LIMIT ${LENGTH_SAMPLE}`,
   );
-  let tokens: { size: number; total: number } | undefined;
-  const avgTokens = (total: number): number => {
-    if (!tokens || total > tokens.total * 1.25 + 100) {
-      const rows = sampleSizes.all();
-      const sum = rows.reduce((n, r) => n + kindAndSize(r.sz).size, 0);
-      tokens = { size: rows.length ? sum / rows.length : 1, total };
-    }
-    return tokens.size || 1;
-  };
+  const avgTokens = resampledAsIndexGrows(() => {
+    const rows = sampleSizes.all();
+    return rows.length ? rows.reduce((n, r) => n + kindAndSize(r.sz).size, 0) / rows.length : 1;
+  });
 
   /**
    * The best `limit` matches of `expr` in impact order, of at most `budget` (the most recent).
