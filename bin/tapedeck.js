@@ -20,16 +20,18 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   // Hooks start on their own path: a host runs one per event and waits for it, so they skip the
   // CLI (commander and every command module) and load only the hook runtime.
   const hook = args[0] === 'hook';
+  // The command word, found once: it names the code cache, and the CLI declares only that command.
+  const word = positional(args)[0];
   const entry = new Promise((resolve) => {
     const { loadBundle } = require('./load-bundle.js');
     // Each command keeps its own code cache (named by the command, or by the hook's event).
     resolve(
       hook
         ? loadBundle('hooks', () => name(positional(args.slice(1))[1])).runHook(args.slice(1))
-        : loadBundle('cli', (commands) => {
-            const word = positional(args)[0];
-            return commands?.includes(word) ? word : 'other';
-          }).main(),
+        : loadBundle('cli', (commands) => (commands?.includes(word) ? word : 'other')).main(
+            process.argv,
+            word,
+          ),
     );
   });
   entry.catch((e) => {

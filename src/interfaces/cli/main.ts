@@ -256,17 +256,10 @@ export function buildProgram({ json = false, only }: ProgramOptions = {}): Comma
 }
 
 /**
- * The command word of a command line: the first word that is not an option or a root option's
- * value (bin/tapedeck.js names its code cache the same way).
+ * Run a command line. `command`: its command word, as bin/tapedeck.js found it (it names the
+ * code cache by it): only that command is then declared; without it, the whole tree.
  */
-function commandWord(args: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++)
-    if (/^--(home|db|api-url|api-key)$/.test(args[i])) i++;
-    else if (!args[i].startsWith('-')) return args[i];
-  return undefined;
-}
-
-export async function main(argv = process.argv): Promise<void> {
+export async function main(argv = process.argv, command?: string): Promise<void> {
   // Handled here, not with commander's .version(): a root option is matched anywhere on the line,
   // which would swallow subcommand options such as `skills show X --version 2`.
   const rest = argv.slice(2);
@@ -277,7 +270,7 @@ export async function main(argv = process.argv): Promise<void> {
   const json = rest.includes('--json');
   // Only the command being run, when the line names one; otherwise (help, which may list every
   // command, a typo to suggest a command for) the whole tree.
-  const word = rest.some((a) => a === '-h' || a === '--help') ? undefined : commandWord(rest);
+  const word = rest.some((a) => a === '-h' || a === '--help') ? undefined : command;
   const one = word === undefined ? undefined : buildProgram({ json, only: word });
   const program = one?.commands.length ? one : buildProgram({ json });
   try {
