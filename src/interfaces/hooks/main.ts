@@ -98,14 +98,14 @@ export async function runHook(argv: string[]): Promise<void> {
     fallback = safeDefault(probe);
     const budget = Number(process.env.TAPEDECK_HOOK_BUDGET_MS) || BUDGET_MS[probe.action];
     const remaining = () => budget - performance.now();
-    const timer = setTimeout(
-      () => {
-        log('warn', `the ${budget} ms budget ran out; answered with the safe default`);
-        emit(fallback);
-        finish();
-      },
-      Math.max(1, remaining()),
-    );
+    const outOfTime = () => {
+      log('warn', `the ${budget} ms budget ran out; answered with the safe default`);
+      emit(fallback);
+      return finish();
+    };
+    // Spent already (starting took it all): answer at once, not after the work it has no time for.
+    if (remaining() <= 0) outOfTime();
+    const timer = setTimeout(outOfTime, remaining());
     timer.unref();
 
     const stdin = await readStdin(Math.min(1000, Math.max(50, remaining() / 2)));
