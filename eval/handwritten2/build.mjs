@@ -10,10 +10,12 @@
  *   node eval/handwritten2/build.mjs --check  # fail if they differ from what is committed
  *
  * Which line holds a step, per format (the only lines a quote is matched against):
- * - Codex: the `response_item` copy of a user or assistant message (the `event_msg` copies are
- *   duplicates), or the `event_msg.agent_message` where it is the only copy; tool calls and their
- *   outputs on their own lines.
- * - Gemini `.json`: the line where the message object starts (tool calls and thoughts belong to it).
+ * - Codex: the first line a message is written on — the `response_item` for the user's prompt, the
+ *   `event_msg.agent_message` for the assistant's words (each has a later duplicate: the
+ *   `event_msg.user_message`, the assistant `response_item`); tool calls and outputs on their own lines.
+ * - Gemini `.json`: the line of the message's `"id"` (the message object's first key, one line
+ *   below its `{`; tool calls and thoughts belong to the message). docs/eval.md says "the line where
+ *   the message object starts"; the indexer records the id's line — see the README.
  * - Gemini `.jsonl`: the last line written for a message id (earlier lines are superseded partial
  *   writes); messages removed by `$rewindTo` hold no evidence.
  * - Antigravity: the step's line in transcript_full.jsonl (transcript.jsonl is the compacted copy).
@@ -129,11 +131,8 @@ function renderCodex(s, { chatIndex = -1 } = {}) {
     } else if (role === 'a') {
       const ms = tick(pace.a);
       lastAgent = t[1];
-      if (eventOnly) put(ms, 'event_msg', { type: 'agent_message', message: t[1] }, t[1]);
-      else {
-        put(ms, 'event_msg', { type: 'agent_message', message: t[1] });
-        put(tick(0.2), 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t[1] }] }, t[1]);
-      }
+      put(ms, 'event_msg', { type: 'agent_message', message: t[1] }, t[1]);
+      if (!eventOnly) put(tick(0.2), 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t[1] }] });
       put(tick(0.1), 'event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: 9000 + lines.length * 40, cached_input_tokens: 8000, output_tokens: 300, reasoning_output_tokens: 128, total_tokens: 9300 + lines.length * 40 } }, rate_limits: null });
     } else if (role === 'think') {
       const ms = tick(4);
@@ -272,7 +271,8 @@ function renderGeminiJson(s) {
   let i = lines.indexOf('  "messages": [');
   for (const m of msgs) {
     while (lines[++i] !== '    {');
-    texts[i] = m._text.join('\n');
+    if (!lines[i + 1].startsWith('      "id": ')) throw new Error(`${s.key}: a message without its id first`);
+    texts[i + 1] = m._text.join('\n');
   }
   const folder = legacy ? projectHash(s.cwd) : s.slug;
   const start = Date.parse(s.at);
