@@ -152,7 +152,7 @@ export default [
   code('paraphrase', 'what was wrong with converting amounts to cents through a float', '2026-03-30', ['c1', 'can come out one cent off']),
   code('request', 'what did I ask about the Saldo rows in the Rabobank file?', '2026-03-30', ['c1', 'two summary rows at the bottom starting with "Saldo"']),
   code('paraphrase', 'how are the opening and closing balance lines of a statement handled', '2026-03-30', ['c1', 'rows whose first cell starts with "Saldo"']),
-  code('identifier', 'rabobank profile decimal', '2026-03-30', ['c1', 'rabobank: { delimiter: ",", decimal: ",",']),
+  code('identifier', 'rabobank profile decimal', '2026-03-30', ['c1', 'rabobank: { delimiter: ",", decimal: ",",'], ['c1', 'Rabobank has `decimal: ","`']),
   code('why', 'why is there no generic option to skip footer rows?', '2026-03-30', ['c1', 'no other bank profile needs it yet']),
   code('why', 'why did the reconciliation test only fail on CI at night?', '2026-03-30', ['c2', 'The nightly CI job starts at 23:30 UTC']),
   code('why', 'why not vi.useFakeTimers in the reconcile tests', '2026-03-30', ['c2', 'they also freeze the timers that the pg Pool uses'], ['c2', "fake timers stall the pg Pool's idle and keepalive timers"]),
