@@ -179,11 +179,11 @@ export default [
   code('fact', 'how much space did the first cleanup free on the SD card?', '2026-05-10', ['c4', 'Freed 21.6 GiB.']),
   code('fact', 'what time does the retention timer run?', '2026-05-10', ['c4', 'runs nightly at 03:15']),
   code('identifier', 'KEEP_TAGS kingfisher', '2026-05-10', ['c4', 'Added `kingfisher` to `KEEP_TAGS`']),
-  code('dated', 'how many heron clips did the cleanup keep last week?', '2026-05-09', ['c4', 'keeping 412 heron clips']),
+  code('dated', 'how many heron clips did the cleanup keep last week?', '2026-05-09', ['c4', 'keeping 412 heron clips'], ['c4', 'and keeps the 412 heron clips']),
 
   // Coding: tramboard (Antigravity)
   code('why', 'why does the departure board show no data during rush hour?', '2026-06-20', ['c5', 'so 40 screens refreshing every 5 seconds']),
-  code('error', 'upstream: 429 Too Many Requests (retry-after: 30)', '2026-06-20', ['c5', 'ERROR upstream: 429 Too Many Requests (retry-after: 30) stop=8400058']),
+  code('error', 'upstream: 429 Too Many Requests (retry-after: 30)', '2026-06-20', ['c5', 'ERROR upstream: 429 Too Many Requests (retry-after: 30) stop=8400058'], ['c5', 'The API answers `429 Too Many Requests (retry-after: 30)`']),
   code('why', 'why not put redis in front of the transit API?', '2026-06-20', ['c5', 'Redis is an extra service to run and monitor for no gain']),
   code('fact', 'how long are departures cached?', '2026-06-20', ['c5', 'keyed by stop with a 20 second TTL'], ['c5', 'a per-stop cache with a 20 s TTL']),
   code('identifier', 'singleflight', '2026-06-20', ['c5', '`singleflight` so concurrent misses for the same stop make one upstream call']),
