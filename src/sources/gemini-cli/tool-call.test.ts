@@ -7,7 +7,7 @@ describe('gemini-cli tool calls', () => {
     assert.equal(toolTarget({ file_path: '/a.ts', content: 'x' }), '/a.ts');
     assert.equal(toolTarget({ command: 'npm ci', directory: 'api' }), 'npm ci');
     assert.equal(toolTarget({ command: 'npm ci', dir_path: '/w/api' }), 'npm ci');
-    assert.equal(toolTarget({ pattern: '*.sql', dir_path: '/w/db' }), '/w/db');
+    assert.equal(toolTarget({ pattern: '*.sql', dir_path: '/w/db' }), '*.sql /w/db');
     assert.equal(toolTarget({ pattern: 'TODO' }), 'TODO');
     assert.equal(toolTarget({ paths: ['a.ts', 7, 'b.ts'] }), 'a.ts, b.ts');
     assert.equal(toolTarget({ query: 'x' }), undefined);
