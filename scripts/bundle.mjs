@@ -162,4 +162,7 @@ const worker = await build({
   write: false,
   logLevel: 'warning',
 });
-for (const dir of CHUNK_DIRS) writeFileSync(join(outdir, dir, 'parse-worker.js'), worker.outputFiles[0].contents);
+for (const dir of CHUNK_DIRS) {
+  mkdirSync(join(outdir, dir), { recursive: true });
+  writeFileSync(join(outdir, dir, 'parse-worker.js'), worker.outputFiles[0].contents);
+}
