@@ -11,7 +11,7 @@ import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
 import { createPgSavedThreadStore } from './saved-thread-store.js';
 import { createPgSkillsStore } from './skills-store.js';
-import { createPgSqlDb } from './sql-pool.js';
+import { createPgSqlDb, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
 import { createPgWikiStore } from './wiki-store.js';
@@ -37,6 +37,9 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     keys: () => createKeyStore(pool),
     catalog: () => createPgKnowledgeCatalog(db),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
+    // Until every store is on the pool, the spanning transaction is the synchronous client's, and
+    // the pool's stores join it (storage/sql.ts `within`): one connection, one commit.
+    writeAll: (fn) => db.pg.transactionAsync(() => pool.within(syncQueries(db.pg), fn), 'write'),
     remask: () => {
       throw new TapedeckError(
         'UNSUPPORTED',

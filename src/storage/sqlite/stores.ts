@@ -37,6 +37,8 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     catalog: () => createSqliteKnowledgeCatalog(db),
     transaction: (fn, mode) =>
       guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),
+    // The sync stores' own transactions inside it nest as savepoints (better-sqlite3 sees one open).
+    writeAll: (fn) => sqlDb.transaction(() => fn()),
     remask: (apply) =>
       guard(() =>
         remaskSqlite(db, apply, (ids) =>
