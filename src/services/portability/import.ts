@@ -202,7 +202,7 @@ export async function runImport(
   await deps.transaction.write(async () => {
     plan();
     if (opts.dryRun) return;
-    restore(deps, created);
+    await restore(deps, created);
     if (created.rules.length > 0)
       await deps.rules.write(async (w) => {
         for (const r of created.rules) await w.put(r);

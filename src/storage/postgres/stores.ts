@@ -6,6 +6,7 @@ import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
 import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
@@ -15,7 +16,6 @@ import { createPgSqlDb, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
 import { createPgWikiStore } from './wiki-store.js';
-import { createPgWorkingMemoryStore } from './working-memory-store.js';
 
 export function openPostgresStores(url: string, options: PgSyncOptions = {}): Stores {
   const db = openPg(url, options);
@@ -32,7 +32,7 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     skills: () => createPgSkillsStore(db),
     wiki: () => createPgWikiStore(db),
     saved: () => createPgSavedThreadStore(db),
-    workingMemory: () => createPgWorkingMemoryStore(db),
+    workingMemory: () => createWorkingMemoryStore(pool),
     contextBundle: () => createContextBundleStore(pool),
     keys: () => createKeyStore(pool),
     catalog: () => createPgKnowledgeCatalog(db),
