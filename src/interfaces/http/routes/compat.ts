@@ -30,8 +30,8 @@ const spaceQuery = {
 };
 
 /** A working-memory briefing with anything in it (generated items or a person's edit). */
-function hasSubstance(engine: Engine, space: string | undefined) {
-  const wm = engine.workingMemory.read({ space });
+async function hasSubstance(engine: Engine, space: string | undefined) {
+  const wm = await engine.workingMemory.read({ space });
   return { wm, exists: wm.sections.some((s) => s.edited || s.items.length > 0) };
 }
 
@@ -82,8 +82,8 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
     query: z.object(spaceQuery),
     returns: '{content, date, space}',
     handler: ({ c, engine, query }) =>
-      guarded(c, () => {
-        const wm = engine.workingMemory.read({ space: compatSpace(query.space ?? query.space_id) });
+      guarded(c, async () => {
+        const wm = await engine.workingMemory.read({ space: compatSpace(query.space ?? query.space_id) });
         return { content: wm.markdown, date: wm.date, space: wm.space };
       }),
   });
@@ -96,8 +96,8 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
     query: z.object(spaceQuery),
     returns: '{exists, content, date, space}',
     handler: ({ c, engine, query }) =>
-      guarded(c, () => {
-        const { wm, exists } = hasSubstance(engine, compatSpace(query.space ?? query.space_id));
+      guarded(c, async () => {
+        const { wm, exists } = await hasSubstance(engine, compatSpace(query.space ?? query.space_id));
         return { exists, content: exists ? wm.markdown : '', date: wm.date, space: wm.space };
       }),
   });
