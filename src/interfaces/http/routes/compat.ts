@@ -20,8 +20,7 @@ import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { isUnitType } from '../../../core/memory.js';
 import type { RoutesContext } from '../context.js';
-import { addRoute } from '../route.js';
-import { COMPAT_TAG, compatAgent, compatSpace, guarded } from './compat-shared.js';
+import { addCompatRoute, compatAgent, compatSpace, guarded } from './compat-shared.js';
 import { registerCompatThreadRoutes } from './compat-threads.js';
 
 const spaceQuery = {
@@ -36,11 +35,9 @@ async function hasSubstance(engine: Engine, space: string | undefined) {
 }
 
 function registerBriefingRoutes({ app, registry }: RoutesContext): void {
-  const tag = COMPAT_TAG;
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/context',
-    tag,
     summary: 'Nowledge: the context bundle as {rendered_markdown, markdown, content}',
     query: z.object({
       source_app: z
@@ -74,10 +71,9 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/working-memory',
-    tag,
     summary: "Nowledge: today's working-memory briefing as {content}",
     query: z.object(spaceQuery),
     returns: '{content, date, space}',
@@ -88,10 +84,9 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/agent/working-memory',
-    tag,
     summary: 'Nowledge: {exists, content, date}; exists is false (content "") when the briefing is empty',
     query: z.object(spaceQuery),
     returns: '{exists, content, date, space}',
@@ -155,11 +150,9 @@ export const CompatSearchBody = z.looseObject({
 });
 
 function registerMemoryRoutes({ app, registry }: RoutesContext): void {
-  const tag = COMPAT_TAG;
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/memories',
-    tag,
     summary: 'Nowledge: add a memory → {memory} (201; 200 when the same memory existed)',
     body: CompatMemoryBody,
     status: 201,
@@ -184,10 +177,9 @@ function registerMemoryRoutes({ app, registry }: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/memories/search',
-    tag,
     summary: 'Nowledge: search memories → [{memory, similarity_score}], best first',
     body: CompatSearchBody,
     need: 'read',
