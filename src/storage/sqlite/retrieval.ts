@@ -303,6 +303,13 @@ export function createRetriever(db: Db): Retriever {
     if (!sc) return [];
     const { join, params } = sc;
     if (most <= limit) return ids(`SELECT f.rowid AS id ${join} LIMIT ?`, [expr, ...params, limit]);
+    if (holdsAll) {
+      // An AND of words each in many steps often holds few steps (a fifth of the ranked probes
+      // hold no more than `limit`): all of them are taken, unranked. bm25 would first count every
+      // match of each word (most of a ranked probe's cost); this read stops after limit + 1.
+      const few = ids(`SELECT f.rowid AS id ${join} LIMIT ?`, [expr, ...params, limit + 1]);
+      if (few.length <= limit) return few;
+    }
     const order = most > budget ? ' ORDER BY f.rowid DESC' : '';
     if (sized) {
       const avg = avgTokens(holdsAll.total);
