@@ -10,7 +10,8 @@
  * With `--base <repo root> --base-db <file>` the same questions also go, interleaved question by
  * question (which side goes first alternates), to the engine of another checkout's build (its
  * dist/, e.g. main at this branch's base built into a temp folder) on its own copy of the store:
- * CPU p50/p99 of both and their ratio, and how many questions keep the same top 10.
+ * CPU p50/p99 of both and their ratio, and how many questions keep the same top 10. This
+ * checkout's engine then comes from its dist/ too (build first).
  *
  *   node --import tsx bench/search-latency.ts --corpus <dir> --db <file> [--passes 3] [--out f.json]
  *     [--skip-baseline] (at 1M steps the baseline takes ~1 s a question) [--base <root> --base-db <file>]
@@ -44,7 +45,17 @@ const questions = readFileSync(join(values.corpus, 'questions.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as QuestionRecord);
-const engine = createEngine(loadConfig({ db: values.db }, { HOME: values.corpus }));
+/** A checkout's engine from its build (dist/), on `db`. */
+async function builtEngine(root: string, db: string): Promise<ReturnType<typeof createEngine>> {
+  const config = await import(join(root, 'dist', 'app', 'config.js'));
+  const eng = await import(join(root, 'dist', 'app', 'engine.js'));
+  return eng.createEngine(config.loadConfig({ db }, { HOME: values.corpus }));
+}
+// Against another build, this checkout's engine is its build too (npm run build first): both
+// sides then run tsc's output, not one of them tsx's.
+const engine = values.base
+  ? await builtEngine(join(import.meta.dirname, '..'), values.db)
+  : createEngine(loadConfig({ db: values.db }, { HOME: values.corpus }));
 const t0 = performance.now();
 const summary = engine.transcripts.index();
 process.stderr.write(
@@ -53,9 +64,7 @@ process.stderr.write(
 type Search = (q: string) => string[];
 /** The other checkout's engine (its build), on its own store copy, brought up to date first. */
 async function baseEngine(root: string, db: string): Promise<{ search: Search; close(): void }> {
-  const config = await import(join(root, 'dist', 'app', 'config.js'));
-  const eng = await import(join(root, 'dist', 'app', 'engine.js'));
-  const e = eng.createEngine(config.loadConfig({ db }, { HOME: values.corpus })) as typeof engine;
+  const e = await builtEngine(root, db);
   e.transcripts.index();
   return {
     search: (q) => e.transcripts.search(q, { limit: 10 }).hits.map((x) => `${x.thread}#${x.step}`),
