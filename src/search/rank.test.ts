@@ -183,3 +183,38 @@ test('a reason counts when its sentence is about the topic', () => {
   assert.ok(givesReason('Keep the LRU small, otherwise Redis memory\ngrows.', topic));
   assert.ok(!givesReason('Redis is gone.', topic));
 });
+
+test("a work session mentioning a colleague is not that person's conversation; a person nobody speaks to is found where talked about", () => {
+  const candidates = [
+    // The conversation with Marcus: spoken to, but the answer shares no word with the question.
+    step('chat', 0, 'user', 'Hi Marcus! How are things?'),
+    step('chat', 1, 'assistant', 'Good! I start at Halden on Monday, they made me an offer.'),
+    // A work session where the user reports what Marcus said.
+    step('work', 0, 'user', 'Marcus says the user export is missing reports, can you check?'),
+  ];
+  const query = parseQuery('Which company hired Marcus?');
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const role = { role: null, strength: 0, names: ['Marcus'] };
+  const { steps } = rankCandidates(candidates, query, stats, { date: null, role, why: false } as never, 0);
+  const prior = (t: string) => steps.find((s) => s.threadId === t)!.parts.role;
+  assert.ok(prior('chat') > 0.5);
+  assert.equal(prior('work'), 0, 'reported speech is not a conversation with Marcus');
+  // Lucia is never spoken to: the session whose turn opens with her is where she is discussed.
+  const about = [
+    step('x', 0, 'user', 'Lucia has started swimming lessons on Saturdays.'),
+    step('y', 0, 'user', 'The pool was closed again.'),
+  ];
+  const q2 = parseQuery('What swimming milestone did Lucia reach?');
+  const r2 = rankCandidates(
+    about,
+    q2,
+    { total: 1000, avgChars: 60, df: q2.terms.map(() => 20) },
+    {
+      date: null,
+      role: { role: null, strength: 0, names: ['Lucia'] },
+      why: false,
+    } as never,
+    0,
+  );
+  assert.ok(r2.steps.find((s) => s.threadId === 'x')!.parts.role > 0);
+});

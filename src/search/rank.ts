@@ -12,7 +12,7 @@
 import { isTurn, splitContext } from '../core/neighbours.js';
 import type { ParsedQuery } from '../core/query.js';
 import type { DateSpan } from '../core/question-dates.js';
-import { addresses, type RoleCue, spokenBy, vocativeBlanker } from '../core/question-role.js';
+import { addresses, opensWith, type RoleCue, spokenBy, vocativeBlanker } from '../core/question-role.js';
 import type { Role } from '../core/types.js';
 import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
 import { createLexicalScorer } from './lexical.js';
@@ -296,15 +296,25 @@ export function rankCandidates(
   // share of the people found in the right conversation.
   const seenIn = new Map<string, Set<string>>();
   const people = new Set<string>();
-  if (role.names.length > 0)
+  const sightings = (isHere: (text: string, n: string) => boolean, names: readonly string[]) => {
     for (const [id, list] of byThread) {
-      const seen = new Set<string>();
+      let seen = seenIn.get(id);
       for (const s of list)
-        for (const n of role.names) if (addresses(s.c.text, [n]) || spokenBy(s.c.text, [n])) seen.add(n);
-      if (seen.size === 0) continue;
-      seenIn.set(id, seen);
-      for (const n of seen) people.add(n);
+        for (const n of names)
+          if (isHere(s.c.text, n)) {
+            if (!seen) seenIn.set(id, (seen = new Set()));
+            seen.add(n);
+            people.add(n);
+          }
     }
+  };
+  if (role.names.length > 0) {
+    sightings((t, n) => addresses(t, [n]) || spokenBy(t, [n]), role.names);
+    // A person nobody speaks to or as (a child, a friend of the two who talk) is found where a
+    // turn opens with them as its subject ("Lucia has started swimming").
+    const unseen = role.names.filter((n) => !people.has(n));
+    if (unseen.length > 0) sightings((t, n) => opensWith(t, [n]), unseen);
+  }
   const present = new Map<string, number>();
   for (const [id, seen] of seenIn) present.set(id, seen.size / people.size);
   const named = role.names.filter((n) => people.has(n));
