@@ -40,7 +40,9 @@ const file = held
   ? join(import.meta.dirname, '..', '..', 'eval', 'handwritten', 'questions.jsonl')
   : join(dir, 'all.jsonl');
 const kinds = held ? null : values.kinds.split(',');
-const questions = parseQuestionFile(readFileSync(file, 'utf8')).filter((q) => !kinds || kinds.includes(q.kind));
+const questions = parseQuestionFile(readFileSync(file, 'utf8')).filter(
+  (q) => !kinds || kinds.includes(q.kind),
+);
 
 const inSession = (h: SearchHit, e: EvidenceRef) =>
   'file' in e ? pathMatches(h.source.path, e.file) : h.thread === e.thread;
@@ -93,7 +95,10 @@ process.stdout.write(
   `${n} questions: right session first ${first}, in the top 100 but not first ${lost}, not in the top 100 ${absent}\n`,
 );
 process.stdout.write(
-  `lost by (the part most in the first hit's favour): ${[...loser].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(', ')}\n`,
+  `lost by (the part most in the first hit's favour): ${[...loser]
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}\n`,
 );
 if (lost > 0)
   process.stdout.write(

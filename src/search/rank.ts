@@ -302,7 +302,10 @@ export function rankCandidates(
       for (const s of list)
         for (const n of names)
           if (isHere(s.c.text, n)) {
-            if (!seen) seenIn.set(id, (seen = new Set()));
+            if (!seen) {
+              seen = new Set();
+              seenIn.set(id, seen);
+            }
             seen.add(n);
             people.add(n);
           }
