@@ -2,11 +2,11 @@
  * The scorecard in process over a kept eval store (`npm run eval -- --keep` prints where it is),
  * Tapedeck only, on the source tree (no build): for ablations and weight sweeps between full
  * `npm run eval` runs. `--set name=value,…` overrides ranking weights (search/weights.ts) for the
- * run; `--handwritten` scores eval/handwritten over its kept store instead of the generated sets;
+ * run; `--held handwritten` (or handwritten2) scores that held-out set over its kept store instead of the generated sets;
  * `--details FILE` writes each question's rank, first hit's thread and whether it is the right
  * session, to compare two runs question by question.
  *
- *   node --import tsx bench/eval/quick.ts <kept-dir> [--set reason=0,session=0.2] [--handwritten] [--details out.json]
+ *   node --import tsx bench/eval/quick.ts <kept-dir> [--set reason=0,session=0.2] [--held handwritten|handwritten2] [--details out.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,13 +21,15 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     set: { type: 'string' },
-    handwritten: { type: 'boolean', default: false },
+    held: { type: 'string' },
     details: { type: 'string' },
   },
 });
 const dir = positionals[0];
 if (!dir) {
-  process.stderr.write('usage: quick.ts <kept-dir> [--set name=value,…] [--handwritten] [--details FILE]\n');
+  process.stderr.write(
+    'usage: quick.ts <kept-dir> [--set name=value,…] [--held handwritten|handwritten2] [--details FILE]\n',
+  );
   process.exit(2);
 }
 for (const kv of (values.set ?? '').split(',').filter(Boolean)) {
@@ -35,14 +37,14 @@ for (const kv of (values.set ?? '').split(',').filter(Boolean)) {
   if (!k || !(k in WEIGHTS) || Number.isNaN(Number(v))) throw new Error(`unknown weight or value: ${kv}`);
   (WEIGHTS as unknown as Record<string, number>)[k] = Number(v);
 }
-const held = values.handwritten;
-const home = join(dir, held ? 'handwritten-home' : 'home');
-const tapedeckHome = join(dir, held ? 'handwritten-tapedeck' : 'tapedeck');
+const held = values.held;
+const home = join(dir, held ? `${held}-home` : 'home');
+const tapedeckHome = join(dir, held ? `${held}-tapedeck` : 'tapedeck');
 const engine = createEngine(
   loadConfig({ db: join(tapedeckHome, 'tapedeck.db') }, { HOME: home, TAPEDECK_HOME: tapedeckHome }),
 );
 const file = held
-  ? join(import.meta.dirname, '..', '..', 'eval', 'handwritten', 'questions.jsonl')
+  ? join(import.meta.dirname, '..', '..', 'eval', held, 'questions.jsonl')
   : join(dir, 'all.jsonl');
 const c0 = process.cpuUsage();
 const report = await createEngineEval(engine).run(parseQuestionFile(readFileSync(file, 'utf8')), {

@@ -6,7 +6,7 @@
  * the right session holds between its steps vs the winner's (coverage), and how many of their
  * candidate steps matched. Runs the shipped search path in process, on the source tree.
  *
- *   node --import tsx bench/eval/sessions.ts <kept-dir> [--kinds conversation] [--handwritten] [--list]
+ *   node --import tsx bench/eval/sessions.ts <kept-dir> [--kinds conversation] [--held handwritten|handwritten2] [--list]
  * (--list: one line a lost question, on stderr)
  */
 import { readFileSync } from 'node:fs';
@@ -21,23 +21,25 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     kinds: { type: 'string', default: 'conversation' },
-    handwritten: { type: 'boolean', default: false },
+    held: { type: 'string' },
     list: { type: 'boolean', default: false },
   },
 });
 const dir = positionals[0];
 if (!dir) {
-  process.stderr.write('usage: sessions.ts <kept-dir> [--kinds a,b] [--handwritten] [--list]\n');
+  process.stderr.write(
+    'usage: sessions.ts <kept-dir> [--kinds a,b] [--held handwritten|handwritten2] [--list]\n',
+  );
   process.exit(2);
 }
-const held = values.handwritten;
-const home = join(dir, held ? 'handwritten-home' : 'home');
-const tapedeckHome = join(dir, held ? 'handwritten-tapedeck' : 'tapedeck');
+const held = values.held;
+const home = join(dir, held ? `${held}-home` : 'home');
+const tapedeckHome = join(dir, held ? `${held}-tapedeck` : 'tapedeck');
 const engine = createEngine(
   loadConfig({ db: join(tapedeckHome, 'tapedeck.db') }, { HOME: home, TAPEDECK_HOME: tapedeckHome }),
 );
 const file = held
-  ? join(import.meta.dirname, '..', '..', 'eval', 'handwritten', 'questions.jsonl')
+  ? join(import.meta.dirname, '..', '..', 'eval', held, 'questions.jsonl')
   : join(dir, 'all.jsonl');
 const kinds = held ? null : values.kinds.split(',');
 const questions = parseQuestionFile(readFileSync(file, 'utf8')).filter(
