@@ -6,7 +6,9 @@
  *              around it — each read from its neighbour field or the adjacent candidates;
  *   session  = its best steps' scores, each later one discounted, lifted by the share of the
  *              query its steps hold between them, normalised by the best session;
- *   score    = step + w·session + role/speaker prior + date prior + recency tie-break.
+ *   score    = step + w·session + role/speaker prior + reason + date prior + recency tie-break;
+ *              a natural-language question's words inside identifiers count less (`identifier`),
+ *              and a why-question's best reason step leads its session (promoteReasons).
  * Identical texts (a fork replaying its parent, a prompt echoed twice) collapse to their best.
  */
 import { isTurn, splitContext } from '../core/neighbours.js';
