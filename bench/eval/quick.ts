@@ -6,7 +6,7 @@
  * `--details FILE` writes each question's rank, first hit's thread and whether it is the right
  * session, to compare two runs question by question.
  *
- *   node --import tsx bench/eval/quick.ts <kept-dir> [--set reason=0,session=0.2] [--held handwritten|handwritten2] [--details out.json]
+ *   node --import tsx bench/eval/quick.ts <kept-dir> [--set reason=0,session=0.2] [--held handwritten|handwritten2] [--details out.json] [--db postgres://…?schema=… (a kept PostgreSQL store)]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ const { values, positionals } = parseArgs({
     set: { type: 'string' },
     held: { type: 'string' },
     details: { type: 'string' },
+    db: { type: 'string' },
   },
 });
 const dir = positionals[0];
@@ -41,7 +42,10 @@ const held = values.held;
 const home = join(dir, held ? `${held}-home` : 'home');
 const tapedeckHome = join(dir, held ? `${held}-tapedeck` : 'tapedeck');
 const engine = createEngine(
-  loadConfig({ db: join(tapedeckHome, 'tapedeck.db') }, { HOME: home, TAPEDECK_HOME: tapedeckHome }),
+  loadConfig(
+    { db: values.db ?? join(tapedeckHome, 'tapedeck.db') },
+    { HOME: home, TAPEDECK_HOME: tapedeckHome },
+  ),
 );
 const file = held
   ? join(import.meta.dirname, '..', '..', 'eval', held, 'questions.jsonl')
