@@ -26,6 +26,8 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   ingest: (t) => ['core', 'ports', 'ingest'].includes(t),
   search: (t) => ['core', 'ports', 'search'].includes(t),
   services: (t) => ['core', 'ports', 'ingest', 'search', 'services'].includes(t),
+  // The operation catalogue: declarations over the services, projected by every interface.
+  catalog: (t) => ['core', 'services', 'catalog'].includes(t),
   app: (t) => t !== 'interfaces' && !t.startsWith('interfaces/'),
 };
 
@@ -44,7 +46,8 @@ function allowed(from: string, to: string): boolean {
   // `tapedeck hook|queue|status` run the hook runtime and `tapedeck install` the installers.
   if (from === 'interfaces/cli' && (to === 'interfaces/hooks' || to === 'interfaces/plugins')) return true;
   if (from === 'interfaces/http' && to === 'interfaces/mcp') return true;
-  if (from.startsWith('interfaces/')) return ['app', 'services', 'core'].includes(to) || to === from;
+  if (from.startsWith('interfaces/'))
+    return ['app', 'catalog', 'services', 'core'].includes(to) || to === from;
   return false;
 }
 
