@@ -37,10 +37,9 @@ function flagFields(op: Operation, spec: OpCommand): [string, z.ZodType][] {
 export function declareOptions(cmd: Command, spec: OpCommand): void {
   const op = opNamed(spec.op);
   for (const [field, schema] of flagFields(op, spec)) {
-    const isSwitch = unwrap(schema) instanceof z.ZodBoolean;
-    cmd.addOption(
-      new Option(isSwitch ? flagOf(field) : `${flagOf(field)} <value>`, schema.description ?? ''),
-    );
+    const inner = unwrap(schema);
+    const value = inner instanceof z.ZodBoolean ? '' : inner instanceof z.ZodNumber ? ' <n>' : ' <text>';
+    cmd.addOption(new Option(`${flagOf(field)}${value}`, schema.description ?? inner.description ?? ''));
   }
   if (op.effect === 'destructive') cmd.option('--yes', 'confirm: this cannot be undone');
 }
