@@ -18,6 +18,7 @@ export const RuleSchema = z.object({
   enabled: z.boolean(),
   priority: z.number(),
   note: z.string().nullable(),
+  owner: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -36,6 +37,7 @@ const fields = {
     .nullable()
     .optional()
     .describe('Why the rule exists or where it came from ("" clears it)'),
+  owner: z.string().max(200).nullable().optional().describe('Who to ask about it: a person or a team'),
 };
 
 const id = z.string().min(1).max(200).describe('Rule id, or an id prefix of 8+ characters');

@@ -21,6 +21,8 @@ export interface RuleScope {
 export const RULE_TEXT_FIELDS = {
   /** Why the rule exists or where it came from (a review, a handbook URL). */
   note: 1000,
+  /** Who to ask about the rule or may change it: a person or a team (`@payments`, `ana@shop.dev`). */
+  owner: 200,
 } as const;
 
 export type RuleTextField = keyof typeof RULE_TEXT_FIELDS;

@@ -12,7 +12,10 @@ export interface Migration {
 }
 
 /** Plain migrations both backends run as written. */
-export const SHARED_MIGRATIONS: readonly Migration[] = [];
+export const SHARED_MIGRATIONS: readonly Migration[] = [
+  // Who to ask about a rule (docs/ARCHITECTURE.md, the worked example).
+  { version: 18, name: 'rule-owner', sql: 'ALTER TABLE rules ADD COLUMN owner TEXT;' },
+];
 
 /** A backend's own migrations and the shared ones, in version order (the runners apply them so). */
 export function withShared(own: readonly Migration[]): readonly Migration[] {
