@@ -172,3 +172,40 @@ test('one document on every interface: HTTP, MCP and CLI --json answer the outpu
     'nothing removed without confirm',
   );
 });
+
+test("the worked example: a rule's owner reaches every interface, export and import", async () => {
+  const viaCli = tapedeck(
+    ['rules', 'add', 'Deploys need a second pair of eyes', '--owner', '@platform', '--json'],
+    h.env,
+  );
+  assert.equal(viaCli.status, 0, viaCli.stderr);
+  const rule = viaCli.json();
+  assert.equal(rule.owner, '@platform');
+  const patched = await app.request(`/v1/rules/${rule.id}`, {
+    method: 'PATCH',
+    headers: HEADERS,
+    body: JSON.stringify({ owner: 'ana@shop.dev' }),
+  });
+  assert.equal(((await patched.json()) as { owner: string }).owner, 'ana@shop.dev');
+  const viaMcp = await client.callTool({ name: 'rules_update', arguments: { id: rule.id, owner: '@sre' } });
+  assert.equal((viaMcp.structuredContent as { owner: string }).owner, '@sre');
+  const doc = (await (await app.request('/openapi.json', { headers: HEADERS })).json()) as {
+    paths: Record<
+      string,
+      Record<string, { requestBody: { content: Record<string, { schema: { properties: object } }> } }>
+    >;
+  };
+  assert.ok('owner' in doc.paths['/v1/rules'].post.requestBody.content['application/json'].schema.properties);
+
+  const dir = `${h.home}/export-owner`;
+  await engine.portability.export(dir, { allSpaces: true });
+  const other = tempHome();
+  const e2 = other.engine();
+  try {
+    await e2.portability.import(dir, {});
+    assert.equal((await e2.rules.get(rule.id)).owner, '@sre', 'exported and imported');
+  } finally {
+    e2.close();
+    other.cleanup();
+  }
+});
