@@ -9,11 +9,13 @@
 import type { z } from 'zod';
 import type { KeyScope } from '../core/api-keys.js';
 import { invalidInput, type TapedeckError } from '../core/errors.js';
+import type { KeyService } from '../services/keys.js';
 import type { RuleService } from '../services/rules.js';
 
 /** The services a handler may call (the engine, or one caller's scoped view of it, has them all). */
 export interface OpServices {
   rules: RuleService;
+  keys: KeyService;
 }
 
 /** What the interface knows about the call that the input does not carry. */

@@ -11,7 +11,7 @@ import { invalidInput } from '../../core/errors.js';
 import type { OpCommand } from './catalog.js';
 import { openEngine } from './context.js';
 import { commandPath, type Flags } from './define.js';
-import { print, printJson } from './output.js';
+import { print, printJson, warn } from './output.js';
 
 function opNamed(name: string): Operation {
   const op = CATALOG.find((o) => o.name === name);
@@ -22,9 +22,11 @@ function opNamed(name: string): Operation {
 const unwrap = (s: z.ZodType): z.ZodType =>
   s instanceof z.ZodOptional || s instanceof z.ZodNullable ? unwrap(s.unwrap() as z.ZodType) : s;
 
-/** `all_spaces` → `--all-spaces`; commander hands it back as `allSpaces`. */
-const flagOf = (field: string) => `--${field.replaceAll('_', '-')}`;
-const attributeOf = (field: string) => field.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+/** `all_spaces` → `--all-spaces` (unless the command names it otherwise). */
+const flagOf = (spec: OpCommand, field: string) => spec.flags?.[field] ?? `--${field.replaceAll('_', '-')}`;
+/** The key commander hands a flag's value back under (`--all-spaces` → `allSpaces`). */
+const attributeOf = (spec: OpCommand, field: string) => new Option(flagOf(spec, field)).attributeName();
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The input fields offered as plain flags (not the argument, not a switch). */
 function flagFields(op: Operation, spec: OpCommand): [string, z.ZodType][] {
@@ -39,7 +41,12 @@ export function declareOptions(cmd: Command, spec: OpCommand): void {
   for (const [field, schema] of flagFields(op, spec)) {
     const inner = unwrap(schema);
     const value = inner instanceof z.ZodBoolean ? '' : inner instanceof z.ZodNumber ? ' <n>' : ' <text>';
-    cmd.addOption(new Option(`${flagOf(field)}${value}`, schema.description ?? inner.description ?? ''));
+    const option = new Option(
+      `${flagOf(spec, field)}${value}`,
+      schema.description ?? inner.description ?? '',
+    );
+    // A list is a repeatable flag: `--space a --space b`.
+    cmd.addOption(inner instanceof z.ZodArray ? option.argParser(collect) : option);
   }
   if (op.effect === 'destructive') cmd.option('--yes', 'confirm: this cannot be undone');
 }
@@ -58,7 +65,7 @@ export async function runOpCommand(cmd: Command, spec: OpCommand, flags: Flags, 
     throw invalidInput(`${commandPath(cmd)} cannot be undone; confirm with --yes`);
   const input: Record<string, unknown> = {};
   for (const [field, schema] of flagFields(op, spec)) {
-    const v = flags[attributeOf(field)];
+    const v = flags[attributeOf(spec, field)];
     if (v !== undefined) input[field] = flagValue(schema, v);
   }
   for (const [field, { on, off }] of Object.entries(spec.switches ?? {})) {
@@ -76,8 +83,11 @@ export async function runOpCommand(cmd: Command, spec: OpCommand, flags: Flags, 
   const engine = openEngine(flags);
   try {
     const out = await runOp(op, engine, spec.prepare?.(input) ?? input, { cwd: process.cwd() });
-    if (flags.json) printJson(out);
-    else print(spec.render(out as never));
+    if (flags.json) return printJson(out);
+    const shown = spec.render(out as never);
+    if (typeof shown === 'string') return print(shown);
+    print(shown.out);
+    warn(shown.err);
   } finally {
     engine.close();
   }

@@ -22,10 +22,12 @@ export interface OpCommand {
     string,
     { on?: [flag: string, description: string]; off?: [flag: string, description: string] }
   >;
+  /** A field's flag when it is not the field's own name (`spaces` → `--space`, repeatable). */
+  flags?: Record<string, string>;
   /** What the CLI adjusts before the call (relative paths, `project:.`). */
   prepare?: (input: Record<string, unknown>) => Record<string, unknown>;
-  /** The human answer (`--json` prints the result as the output schema shapes it). */
-  render(out: never): string;
+  /** The human answer (`--json` prints the result as the output schema shapes it); `err` goes to stderr. */
+  render(out: never): string | { out: string; err: string };
 }
 
 const run = () => import('./catalog-run.js');

@@ -20,7 +20,6 @@ import { registerContextRoutes, registerWorkingMemoryRoutes } from './routes/bri
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerCompatRoutes } from './routes/compat.js';
 import { registerFsRoutes } from './routes/fs.js';
-import { registerKeyRoutes } from './routes/keys.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerRpcRoutes } from './routes/rpc.js';
@@ -152,7 +151,6 @@ export function createHttpApp(
   if (engine.workingMemory) registerWorkingMemoryRoutes(ctx);
   if (engine.contextBundle) registerContextRoutes(ctx);
   if (engine.fs) registerFsRoutes(ctx);
-  registerKeyRoutes(ctx);
   registerRpcRoutes(ctx);
   registerMcpRoutes(ctx);
   // Nowledge Mem's plugin paths (/context, /threads/…, /memories…), same auth and engine view.
