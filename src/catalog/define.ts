@@ -16,7 +16,15 @@ import type { RuleService } from '../services/rules.js';
 export interface OpServices {
   rules: RuleService;
   keys: KeyService;
+  /**
+   * Where operations run instead of their handler: client mode's engine runs each one against the
+   * server's route for it (app/remote/remote-engine.ts). Absent: the handler runs here.
+   */
+  runOp?: OpRunner;
 }
+
+/** Runs an operation with an input already validated; answers what the output schema parses. */
+export type OpRunner = (op: Operation, input: unknown, call: OpCall) => Promise<unknown>;
 
 /** What the interface knows about the call that the input does not carry. */
 export interface OpCall {
@@ -52,6 +60,18 @@ export interface Operation<I extends AnyShape = AnyShape, O extends AnyShape = A
   handler(services: OpServices, input: z.output<I>, call: OpCall): Promise<z.input<O>>;
 }
 
+/**
+ * Where an operation's input travels over HTTP (the server's routes and client mode's calls
+ * agree by using this): the `:name` path segments, and the other fields in the query string (GET,
+ * DELETE) or the JSON body (the other methods).
+ */
+export function httpLayout(op: Operation): { pathFields: string[]; rest: 'query' | 'body' } {
+  return {
+    pathFields: [...op.http.path.matchAll(/:(\w+)/g)].map((m) => m[1]),
+    rest: op.http.method === 'get' || op.http.method === 'delete' ? 'query' : 'body',
+  };
+}
+
 /** Declare an operation (typed: the handler's input and result follow the schemas). */
 export const defineOp = <I extends AnyShape, O extends AnyShape>(op: Operation<I, O>): Operation<I, O> => op;
 
@@ -80,6 +100,9 @@ export async function runOp<I extends AnyShape, O extends AnyShape>(
   input: unknown,
   call: OpCall = {},
 ): Promise<z.output<O>> {
-  const out = await op.handler(services, parseWith(op.input, input, ''), call);
+  const valid = parseWith(op.input, input, '');
+  const out = services.runOp
+    ? await services.runOp(op as unknown as Operation, valid, call)
+    : await op.handler(services, valid, call);
   return op.output.parse(out);
 }

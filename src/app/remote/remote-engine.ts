@@ -4,6 +4,7 @@
  * key's scope and spaces), so the CLI and the MCP stdio server keep their commands and output.
  * What only makes sense next to the store (export/import, raw store access) is refused clearly.
  */
+import { httpLayout, type Operation } from '../../catalog/index.js';
 import { ERROR_CODES, type ErrorCode, TapedeckError } from '../../core/errors.js';
 import { ADAPTERS } from '../../sources/registry.js';
 import type { TapedeckConfig } from '../config.js';
@@ -11,23 +12,41 @@ import type { Engine } from '../engine.js';
 import { clientBearer } from '../local-token.js';
 import { createSyncHttp, TransportError } from './sync-http.js';
 
-/** Services reached through the server (the server's RPC_SERVICES, minus `engine`). */
+/**
+ * Services reached through the server's `/v1/rpc` by name (the server's RPC_SERVICES, minus
+ * `engine`). The catalogue's features (rules, keys) are not among them: their operations run
+ * against their own routes (`runOp` below), typed and checked by the catalogue's schemas.
+ */
 const REMOTE_SERVICES = [
   'transcripts',
   'memories',
-  'rules',
   'skills',
   'wiki',
   'savedThreads',
   'workingMemory',
   'contextBundle',
   'fs',
-  'keys',
   'spaces',
 ] as const;
 
-/** Services whose methods return promises: called with fetch, not through the blocking client. */
-const ASYNC_SERVICES = new Set<string>(['rules', 'keys']);
+/**
+ * The request for a catalogue operation: its own route, the `:name` segments from the input, the
+ * other fields in the query or the JSON body (catalog/define.ts httpLayout, as the server reads them).
+ */
+function routeRequest(
+  op: Operation,
+  input: Record<string, unknown>,
+): { method: string; path: string; body?: string } {
+  const { pathFields, rest } = httpLayout(op);
+  const path = op.http.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(input[name])));
+  const fields = Object.entries(input).filter(([k, v]) => v !== undefined && !pathFields.includes(k));
+  const method = op.http.method.toUpperCase();
+  if (rest === 'body') return { method, path, body: JSON.stringify(Object.fromEntries(fields)) };
+  const query = new URLSearchParams();
+  for (const [k, v] of fields) for (const x of Array.isArray(v) ? v : [v]) query.append(k, String(x));
+  const qs = query.toString();
+  return { method, path: qs ? `${path}?${qs}` : path };
+}
 
 export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');
@@ -55,17 +74,18 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     } catch (e) {
       throw unreachable(e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message);
     }
-    return answer(reply);
+    return answer(reply).result ?? undefined;
   };
 
-  /** The async path (services whose ports are async: rules and keys so far): plain fetch, no worker. */
-  const callAsync = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
+  /** A catalogue operation on its own route: plain fetch, no worker; the caller checks the answer. */
+  const runOp = async (op: Operation, input: unknown): Promise<unknown> => {
+    const req = routeRequest(op, input as Record<string, unknown>);
     let reply: { status: number; body: string };
     try {
-      const res = await fetch(`${base}/v1/rpc`, {
-        method: 'POST',
+      const res = await fetch(`${base}${req.path}`, {
+        method: req.method,
         headers: headers(),
-        body: rpcBody(service, method, args),
+        body: req.body,
         signal: AbortSignal.timeout(30_000),
       });
       reply = { status: res.status, body: await res.text() };
@@ -78,7 +98,8 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     return answer(reply);
   };
 
-  function answer(reply: { status: number; body: string }): unknown {
+  /** The parsed JSON of a success; a failure as the TapedeckError the server reported. */
+  function answer(reply: { status: number; body: string }): { result?: unknown } {
     let parsed: {
       result?: unknown;
       error?: { code?: string; message?: string; details?: Record<string, unknown> };
@@ -91,7 +112,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
         `The Tapedeck server ${base} answered ${reply.status} with something that is not JSON; is TAPEDECK_API_URL a Tapedeck server?`,
       );
     }
-    if (reply.status >= 200 && reply.status < 300) return parsed.result ?? undefined;
+    if (reply.status >= 200 && reply.status < 300) return parsed;
     const err = parsed.error ?? {};
     const code = (ERROR_CODES as readonly string[]).includes(err.code ?? '')
       ? (err.code as ErrorCode)
@@ -110,7 +131,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
         get: (_t, method) =>
           typeof method === 'symbol' || method === 'then'
             ? undefined
-            : (...args: unknown[]) => (ASYNC_SERVICES.has(name) ? callAsync : call)(name, method, args),
+            : (...args: unknown[]) => call(name, method, args),
       },
     );
   const local = (what: string) =>
@@ -142,6 +163,10 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     store: local('Direct store access'),
     stores: local('Direct store access'),
     indexer: local('The indexer'),
+    runOp,
+    // Reached only through their catalogue operations (runOp), never method by method.
+    rules: local('Calling the rule service directly'),
+    keys: local('Calling the key service directly'),
     portability: local('Export and import'),
     close: () => http.close(),
   };

@@ -7,7 +7,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../../app/engine.js';
-import { CATALOG, type OpEffect, type Operation } from '../../catalog/index.js';
+import { CATALOG, type OpEffect, type Operation, runOp } from '../../catalog/index.js';
 import type { Rule } from '../../core/rules.js';
 import type { ResolvedRule } from '../../services/rules.js';
 import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ, WRITE } from './annotations.js';
@@ -72,7 +72,7 @@ export function registerCatalogTools(server: ToolRegistrar, engine: Engine, guar
               },
             ],
           };
-        const out = op.output.parse(await op.handler(engine, input, { cwd }));
+        const out = await runOp(op, engine, input, { cwd });
         const text = TEXT[op.name]?.(out as never) ?? JSON.stringify(out);
         return { content: [{ type: 'text', text }], structuredContent: out };
       }),

@@ -5,12 +5,9 @@
  * schemas — validation and OpenAPI alike — and its response schema come from the operation.
  */
 import { z } from 'zod';
-import { CATALOG, type Operation } from '../../../catalog/index.js';
+import { CATALOG, httpLayout, type Operation } from '../../../catalog/index.js';
 import type { RoutesContext } from '../context.js';
 import { addRoute } from '../route.js';
-
-/** `/v1/rules/:id` → `['id']`. */
-const pathNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
 /** A field as a query string carries it: `true`/`false`/`1`/`0` for booleans, digits for numbers. */
 function fromQuery(field: z.ZodType): z.ZodType {
@@ -27,12 +24,13 @@ function fromQuery(field: z.ZodType): z.ZodType {
 }
 
 function split(op: Operation) {
-  const names = new Set(pathNames(op.http.path));
+  const layout = httpLayout(op);
+  const names = new Set(layout.pathFields);
   const shape = op.input.shape as Record<string, z.ZodType>;
   const params = Object.fromEntries(Object.entries(shape).filter(([k]) => names.has(k)));
   const rest = Object.entries(shape).filter(([k]) => !names.has(k));
   const strict = op.input.def.catchall instanceof z.ZodNever;
-  const read = op.http.method === 'get' || op.http.method === 'delete';
+  const read = layout.rest === 'query';
   return {
     params: names.size ? z.object(params) : undefined,
     query:
