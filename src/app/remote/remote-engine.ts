@@ -29,6 +29,9 @@ const REMOTE_SERVICES = [
   'spaces',
 ] as const;
 
+/** Services whose methods return promises: called with fetch, not through the blocking client. */
+const ASYNC_SERVICES = new Set<string>(['workingMemory']);
+
 /**
  * The request for a catalogue operation: its own route, the `:name` segments from the input, the
  * other fields in the query or the JSON body (catalog/define.ts httpLayout, as the server reads them).
@@ -77,25 +80,32 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     return answer(reply).result ?? undefined;
   };
 
-  /** A catalogue operation on its own route: plain fetch, no worker; the caller checks the answer. */
-  const runOp = async (op: Operation, input: unknown): Promise<unknown> => {
-    const req = routeRequest(op, input as Record<string, unknown>);
-    let reply: { status: number; body: string };
+  /** One request with plain fetch (no worker): the async services and the catalogue's operations. */
+  const fetchReply = async (method: string, path: string, body?: string) => {
     try {
-      const res = await fetch(`${base}${req.path}`, {
-        method: req.method,
+      const res = await fetch(`${base}${path}`, {
+        method,
         headers: headers(),
-        body: req.body,
+        body,
         signal: AbortSignal.timeout(30_000),
       });
-      reply = { status: res.status, body: await res.text() };
+      return { status: res.status, body: await res.text() };
     } catch (e) {
       // The same words as the blocking client's TransportError: the cause's message and code.
       const err = e as Error & { cause?: { code?: string; message?: string } };
       const cause = err.cause ?? {};
       throw unreachable(`${cause.message || err.message} (${cause.code || err.name})`);
     }
-    return answer(reply);
+  };
+
+  /** Services whose methods return promises (ASYNC_SERVICES), through /v1/rpc. */
+  const callAsync = async (service: string, method: string, args: unknown[]): Promise<unknown> =>
+    answer(await fetchReply('POST', '/v1/rpc', rpcBody(service, method, args))).result ?? undefined;
+
+  /** A catalogue operation on its own route; runOp (catalog/define.ts) checks the answer. */
+  const runOp = async (op: Operation, input: unknown): Promise<unknown> => {
+    const req = routeRequest(op, input as Record<string, unknown>);
+    return answer(await fetchReply(req.method, req.path, req.body));
   };
 
   /** The parsed JSON of a success; a failure as the TapedeckError the server reported. */
@@ -131,7 +141,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
         get: (_t, method) =>
           typeof method === 'symbol' || method === 'then'
             ? undefined
-            : (...args: unknown[]) => call(name, method, args),
+            : (...args: unknown[]) => (ASYNC_SERVICES.has(name) ? callAsync : call)(name, method, args),
       },
     );
   const local = (what: string) =>
