@@ -135,12 +135,7 @@ export function vocativeBlanker(names: readonly string[]): (text: string) => str
 export function addresses(text: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
   const head = text.slice(0, 80);
-  return names.some((n) =>
-    new RegExp(
-      `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+${n}\\b|${n}\\s*(?:[,!.:;?\\u2013\\u2014-]|$))|,\\s*${n}\\s*[!.?,]`,
-      'i',
-    ).test(head),
-  );
+  return names.some((n) => nameTest(ADDRESS, n).test(head));
 }
 
 /**
@@ -153,5 +148,27 @@ export function addresses(text: string, names: readonly string[]): boolean {
 export function opensWith(text: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
   const head = text.slice(0, 40);
-  return names.some((n) => new RegExp(`^\\W*${n}\\b`, 'i').test(head));
+  return names.some((n) => nameTest(OPENING, n).test(head));
+}
+
+/** How a step speaks to a name `N` (see `addresses`) and how it opens with one (`opensWith`). */
+const ADDRESS = (n: string) =>
+  `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+${n}\\b|${n}\\s*(?:[,!.:;?\\u2013\\u2014-]|$))|,\\s*${n}\\s*[!.?,]`;
+const OPENING = (n: string) => `^\\W*${n}\\b`;
+
+/**
+ * The pattern for one name, compiled once per process: the ranking asks it of every candidate
+ * step, and compiling a RegExp per step was a visible share of a search.
+ */
+const compiled = new Map<string, RegExp>();
+function nameTest(pattern: (n: string) => string, name: string): RegExp {
+  // Names come from the question; escaped so a stray symbol cannot change the pattern.
+  const source = pattern(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  let re = compiled.get(source);
+  if (!re) {
+    if (compiled.size > 2000) compiled.clear();
+    re = new RegExp(source, 'i');
+    compiled.set(source, re);
+  }
+  return re;
 }
