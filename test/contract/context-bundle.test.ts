@@ -30,6 +30,20 @@ const WORDS =
   'cache retry invoice ledger queue shard token lambda cursor schema webhook payload batch index'.split(' ');
 const sentence = (r: () => number, n: number) =>
   Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
+/** The edges (the smallest, the largest, a rule longer than the budget) and `n` seeded ones between. */
+const budgets = (seed: number, n: number) => {
+  const r = rng(seed);
+  return [
+    100,
+    101,
+    150,
+    333,
+    1500,
+    5000,
+    100_000,
+    ...Array.from({ length: n }, () => 100 + Math.floor(r() * 4000)),
+  ];
+};
 
 /** Rules of every size (some longer than small budgets) and skills, supplied to the bundle. */
 function extras(): Partial<Pick<ContextBundleDeps, 'rules' | 'skills'>> {
@@ -183,18 +197,7 @@ each('LIKE and range metacharacters in a project path are literal', async (lab) 
 each('property: never over budget, every candidate either kept or listed as left out', async (lab) => {
   fill(lab);
   const bundle = lab.bundle(extras());
-  const r = rng(9);
-  const budgets = [
-    100,
-    101,
-    150,
-    333,
-    1500,
-    5000,
-    100_000,
-    ...Array.from({ length: 25 }, () => 100 + Math.floor(r() * 4000)),
-  ];
-  for (const budget of budgets) {
+  for (const budget of budgets(9, 25)) {
     const b = await bundle.build({ agent: 'claude-code', project: SHOP, budget });
     assert.ok(b.tokens <= budget, `budget ${budget}: ${b.tokens} tokens`);
     assert.equal(b.tokens, estimateTokens(b.markdown));
@@ -343,18 +346,7 @@ for (const b of BACKENDS) {
       await fillEngine(w.engine);
       const order = (await w.engine.rules.resolve({ agent: 'claude-code', project: SHOP })).rules;
       assert.ok(order.length >= 8);
-      const r = rng(7);
-      const budgets = [
-        100,
-        101,
-        150,
-        333,
-        1500,
-        5000,
-        100_000,
-        ...Array.from({ length: 40 }, () => 100 + Math.floor(r() * 4000)),
-      ];
-      for (const budget of budgets) {
+      for (const budget of budgets(7, 40)) {
         const b = await w.engine.contextBundle.build({ agent: 'claude-code', project: SHOP, budget });
         assert.equal(b.budget, budget);
         assert.ok(b.tokens <= budget, `budget ${budget}: ${b.tokens} tokens`);

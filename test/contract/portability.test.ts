@@ -8,8 +8,8 @@
  * over /memories, /threads, /skills, /rules, /wiki and /working-memory reads the same on both.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, type TestContext, test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Engine } from '../../src/app/engine.js';
@@ -19,6 +19,7 @@ import { connectPgSync } from '../../src/storage/postgres/sync-client.js';
 import { BACKENDS, backendHome, POSTGRES } from '../support/backends.js';
 import { claudeLine, claudePath, type TempHome } from '../support/home.js';
 import { type Fixture, populate } from '../support/knowledge-fixture.js';
+import { snapshot } from '../support/snapshot.js';
 
 function home(kind: BackendKind): TempHome & { e: Engine } {
   const h = backendHome(kind);
@@ -28,22 +29,6 @@ function home(kind: BackendKind): TempHome & { e: Engine } {
     h.cleanup();
   });
   return { ...h, e };
-}
-
-/** Every file of a folder, path → text, the manifest's created_at blanked. */
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p, 'utf8'));
-    }
-  };
-  walk(dir);
-  const m = out.get('manifest.json');
-  if (m) out.set('manifest.json', m.replace(/"created_at": "[^"]+"/, '"created_at": "…"'));
-  return out;
 }
 
 function assertSameFiles(actual: Map<string, string>, expected: Map<string, string>) {
