@@ -19,8 +19,7 @@ import { createMemoryService, type MemoryQueryInput } from '../../src/services/m
 import { createSpaceService } from '../../src/services/spaces.js';
 import { openPostgresStores } from '../../src/storage/postgres/stores.js';
 import { openSqliteStores } from '../../src/storage/sqlite/stores.js';
-import { BACKENDS, backendHome, freshSchema } from '../support/backends.js';
-import { claudeLine, claudePath } from '../support/home.js';
+import { BACKENDS, freshSchema, indexedHome } from '../support/backends.js';
 import { type BackendMemoryLab, DAY, memoryLabOn } from '../support/memory-lab.js';
 
 const PNPM = 'We use pnpm for package management in the shop repository, never npm or yarn';
@@ -353,19 +352,10 @@ for (const b of BACKENDS)
   test(`provenance: threads are checked against an indexed transcript; links resolve (${b.name})`, {
     skip: b.skip,
   }, (t) => {
-    const h = backendHome(b.name);
-    const sid = '7a7a7a7a-1111-4222-8333-444444444444';
-    h.write(
-      claudePath(sid),
-      `${[claudeLine(sid, 'user', 'Which queue do we use?'), claudeLine(sid, 'assistant', 'We decided on SQS over RabbitMQ.')].join('\n')}\n`,
-    );
-    const engine = h.engine();
-    t.after(() => {
-      engine.close();
-      h.cleanup();
-    });
-    engine.transcripts.index();
-    const thread = `claude-code:${sid}`;
+    const { engine, thread } = indexedHome(t, b.name, '7a7a7a7a-1111-4222-8333-444444444444', [
+      'Which queue do we use?',
+      'We decided on SQS over RabbitMQ.',
+    ]);
     const m = engine.memories.add({
       content: 'We use SQS, not RabbitMQ, for background jobs',
       type: 'decision',

@@ -13,8 +13,7 @@ import { type TestContext, test } from 'node:test';
 import type { BackendKind } from '../../src/ports/stores.js';
 import { createSkillsService } from '../../src/services/skills/service.js';
 import { createSpaceService } from '../../src/services/spaces.js';
-import { BACKENDS, backendHome, openTestStores } from '../support/backends.js';
-import { claudeLine, claudePath } from '../support/home.js';
+import { BACKENDS, indexedHome, openTestStores } from '../support/backends.js';
 import { raceWriters } from './skills-wiki-race.js';
 
 const THREAD = 'claude-code:7c7c7c7c-1111-4222-8333-444444444444';
@@ -469,18 +468,14 @@ for (const b of BACKENDS) {
   test(`the engine's skills service runs on this backend; evidence is checked against an indexed transcript (${b.name})`, {
     skip: b.skip,
   }, (t) => {
-    const h = backendHome(b.name);
-    const sid = '7c7c7c7c-1111-4222-8333-444444444444';
-    h.write(
-      claudePath(sid),
-      `${[claudeLine(sid, 'user', 'migrate the orders table'), claudeLine(sid, 'assistant', 'done, with a rollback script')].join('\n')}\n`,
-    );
-    const e = h.engine();
-    t.after(() => {
-      e.close();
-      h.cleanup();
-    });
-    e.transcripts.index();
+    const {
+      h,
+      engine: e,
+      thread,
+    } = indexedHome(t, b.name, '7c7c7c7c-1111-4222-8333-444444444444', [
+      'migrate the orders table',
+      'done, with a rollback script',
+    ]);
     e.skills.add(skill('deploy', 'Use when shipping to production', 'Run make ship.'));
     const other = h.engine();
     t.after(() => other.close());
@@ -488,7 +483,6 @@ for (const b of BACKENDS) {
       other.skills.find('shipping production').hits.map((x) => x.name),
       ['deploy'],
     );
-    const thread = `claude-code:${sid}`;
     assert.equal(
       codeOf(() =>
         e.skills.addEvidence('deploy', [
