@@ -141,8 +141,8 @@ test('what was restored works: as-of, tombstones, badges, wiki history, idempote
     'archived',
   );
 
-  assert.equal(e.wiki.history('architecture/payments.md').versions.length, 2);
-  assert.notEqual(e.wiki.history('scratch.md').removed_at, null);
+  assert.equal((await e.wiki.history('architecture/payments.md')).versions.length, 2);
+  assert.notEqual((await e.wiki.history('scratch.md')).removed_at, null);
 
   const replay = e.savedThreads.append({
     thread: 'chat-42',
@@ -285,7 +285,7 @@ test('conflicts: a record that differs here is kept as it is and reported; the r
   const b = home();
   await b.e.portability.import(dir);
   b.e.memories.update(fx.memory, { importance: 0.1 });
-  b.e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nChanged here.\n');
+  await b.e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nChanged here.\n');
   const mem = lines(dir, 'memories.jsonl');
   const extra = {
     ...mem[0],
@@ -306,7 +306,7 @@ test('conflicts: a record that differs here is kept as it is and reported; the r
     ],
   );
   assert.equal(b.e.memories.get(fx.memory).importance, 0.1, 'kept as it is here');
-  assert.match(b.e.wiki.read('runbooks/deploy.md').content, /Changed here/);
+  assert.match((await b.e.wiki.read('runbooks/deploy.md')).content, /Changed here/);
 });
 
 test('export refuses a non-empty folder; secrets in a folder are redacted on import', async () => {

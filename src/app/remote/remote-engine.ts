@@ -27,7 +27,7 @@ const REMOTE_SERVICES = [
 ] as const;
 
 /** Services whose methods return promises: called with fetch, not through the blocking client. */
-const ASYNC_SERVICES = new Set<string>(['rules', 'keys', 'workingMemory']);
+const ASYNC_SERVICES = new Set<string>(['rules', 'keys', 'workingMemory', 'wiki']);
 
 export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');
@@ -58,7 +58,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     return answer(reply);
   };
 
-  /** The async path (services whose ports are async: rules and keys so far): plain fetch, no worker. */
+  /** The async path (services whose ports are async: ASYNC_SERVICES): plain fetch, no worker. */
   const callAsync = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
     let reply: { status: number; body: string };
     try {
