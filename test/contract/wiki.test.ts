@@ -128,6 +128,42 @@ for (const b of BACKENDS) {
     assert.deepEqual(await wiki.list(), []);
   });
 
+  test(`text the engine cannot hold is a clear INVALID_INPUT, nothing written; a unique clash is CONFLICT (${b.name})`, {
+    skip: b.skip,
+  }, async (t) => {
+    const { wiki, stores } = lab(t, b.name);
+    // SQLite keeps a NUL character; PostgreSQL text cannot hold one (mapped by the pool, as before).
+    const nul = await codeOf(() => wiki.write('nul.md', '# Nul\nbefore\u0000after'));
+    assert.equal(nul, b.name === 'postgres' ? 'INVALID_INPUT' : 'no error');
+    assert.equal((await wiki.list()).length, b.name === 'postgres' ? 0 : 1);
+    // A second insert of one (space, path): the store's own CONFLICT, the transaction undone.
+    const row = { space: 'default', path: 'dup.md', title: 'Dup', content: 'x', version: 1 };
+    const at = {
+      createdAt: '2026-06-01T00:00:00.000Z',
+      updatedAt: '2026-06-01T00:00:00.000Z',
+      deletedAt: null,
+    };
+    await stores.wiki.write((w) => w.insertPage({ ...row, ...at }));
+    await assert.rejects(
+      stores.wiki.write(async (w) => {
+        await w.insertVersion((await w.get('default', 'dup.md'))!.id, {
+          version: 2,
+          title: 'Dup',
+          content: 'y',
+          createdAt: at.createdAt,
+        });
+        return w.insertPage({ ...row, ...at });
+      }),
+      { code: 'CONFLICT', message: /The wiki page dup\.md was just created by another writer/ },
+    );
+    const page = (await stores.wiki.get('default', 'dup.md'))!;
+    assert.deepEqual(
+      await stores.wiki.versions(page.id),
+      [],
+      'the version written before the clash is undone',
+    );
+  });
+
   test(`every write is a version; removal is a tombstone a write restores (${b.name})`, {
     skip: b.skip,
   }, async (t) => {
