@@ -50,8 +50,8 @@ export interface WikiFullText {
     like: string | null,
     limit: number,
   ): Promise<{ row: WikiPageSqlRow; bm25: number; snippet: string }[]>;
-  /** Columns a write of a page's text also sets, where no trigger keeps the index (PostgreSQL). */
-  indexed?(path: string, title: string, content: string): Record<string, unknown>;
+  /** The search vector and token count a write also sets, where no trigger keeps an index (PostgreSQL). */
+  indexed?(path: string, title: string, content: string): { fts: string; ntok: number };
 }
 
 const toPage = (r: WikiPageSqlRow): WikiPageRow => ({
@@ -99,23 +99,6 @@ const COLS = sql.raw(WIKI_COLS);
 export function createWikiStore(db: SqlDb, text: WikiFullText): WikiStore {
   const locks = db.dialect === 'postgres';
 
-  /** The extra index columns of a write, as `, a, b` and `, $x, $y` (or `, a = $x, …`). */
-  const indexColumns = (path: string, title: string, content: string) => {
-    const extra = text.indexed?.(path, title, content) ?? {};
-    const names = Object.keys(extra);
-    return {
-      names: sql.raw(names.map((n) => `, ${n}`).join('')),
-      values: sql.join(
-        names.map((n) => sql`, ${extra[n]}`),
-        '',
-      ),
-      sets: sql.join(
-        names.map((n) => sql`, ${sql.raw(n)} = ${extra[n]}`),
-        '',
-      ),
-    };
-  };
-
   const reader = (q: SqlQueries, writing = false): WikiReader => ({
     async get(space, path) {
       if (writing && locks)
@@ -154,12 +137,12 @@ export function createWikiStore(db: SqlDb, text: WikiFullText): WikiStore {
   const writer = (tx: SqlQueries): WikiWriter => ({
     ...reader(tx, true),
     async insertPage(row) {
-      const ix = indexColumns(row.path, row.title, row.content);
+      const ix = text.indexed?.(row.path, row.title, row.content);
       try {
         const r = await tx.one<{ id: number | string }>(sql`
-          INSERT INTO wiki_pages (space, path, title, content, version, created_at, updated_at, deleted_at${ix.names})
+          INSERT INTO wiki_pages (space, path, title, content, version, created_at, updated_at, deleted_at${ix ? sql`, fts, ntok` : sql``})
           VALUES (${row.space}, ${row.path}, ${row.title}, ${row.content}, ${row.version}, ${row.createdAt},
-                  ${row.updatedAt}, ${row.deletedAt}${ix.values})
+                  ${row.updatedAt}, ${row.deletedAt}${ix ? sql`, ${ix.fts}, ${ix.ntok}` : sql``})
           RETURNING id`);
         return Number(r!.id);
       } catch (e) {
@@ -173,14 +156,16 @@ export function createWikiStore(db: SqlDb, text: WikiFullText): WikiStore {
       }
     },
     async updatePage(id, row) {
-      // The index covers the path too (which never changes): one more read, where an index is kept.
-      const path = text.indexed
-        ? ((await tx.one<{ path: string }>(sql`SELECT path FROM wiki_pages WHERE id = ${id}`))?.path ?? '')
-        : '';
-      const ix = indexColumns(path, row.title, row.content);
+      // The index covers the path too (which never changes): one more read, only where an index is
+      // kept (an optional call evaluates no argument when there is no `indexed`).
+      const ix = text.indexed?.(
+        (await tx.one<{ path: string }>(sql`SELECT path FROM wiki_pages WHERE id = ${id}`))?.path ?? '',
+        row.title,
+        row.content,
+      );
       await tx.run(sql`
         UPDATE wiki_pages SET title = ${row.title}, content = ${row.content}, version = ${row.version},
-          updated_at = ${row.updatedAt}, deleted_at = NULL${ix.sets}
+          updated_at = ${row.updatedAt}, deleted_at = NULL${ix ? sql`, fts = ${ix.fts}, ntok = ${ix.ntok}` : sql``}
         WHERE id = ${id}`);
     },
     async insertVersion(pageId, v) {
