@@ -48,7 +48,9 @@ export function registerWikiRoutes({ app, registry }: RoutesContext): void {
     summary: 'Live pages under a folder, by path',
     query: WikiListQuery,
     returns: '{pages}',
-    handler: ({ engine, query }) => ({ pages: engine.wiki.list(query.prefix, { space: query.space }) }),
+    handler: async ({ engine, query }) => ({
+      pages: await engine.wiki.list(query.prefix, { space: query.space }),
+    }),
   });
   addRoute(app, registry, {
     method: 'get',
