@@ -173,8 +173,8 @@ for (const b of BACKENDS) {
         'archived',
       );
 
-      assert.equal(e.wiki.history('architecture/payments.md').versions.length, 2);
-      assert.notEqual(e.wiki.history('scratch.md').removed_at, null);
+      assert.equal((await e.wiki.history('architecture/payments.md')).versions.length, 2);
+      assert.notEqual((await e.wiki.history('scratch.md')).removed_at, null);
 
       // Idempotency records replay, external ids deduplicate.
       const replay = e.savedThreads.append({
@@ -338,7 +338,7 @@ for (const b of BACKENDS) {
       const c = home(b.name);
       await c.e.portability.import(dir);
       c.e.memories.update(fx.memory, { importance: 0.1 });
-      c.e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nChanged here.\n');
+      await c.e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nChanged here.\n');
       const mem = lines(dir, 'memories.jsonl');
       const extra = {
         ...mem[0],
@@ -359,7 +359,7 @@ for (const b of BACKENDS) {
         ],
       );
       assert.equal(c.e.memories.get(fx.memory).importance, 0.1, 'kept as it is here');
-      assert.match(c.e.wiki.read('runbooks/deploy.md').content, /Changed here/);
+      assert.match((await c.e.wiki.read('runbooks/deploy.md')).content, /Changed here/);
     },
   );
 
