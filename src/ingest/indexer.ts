@@ -15,11 +15,7 @@ import { tryParseJson } from '../core/text.js';
 import { type AgentId, type ParseIssue, seqOf, type ThreadMeta } from '../core/types.js';
 import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
-import type {
-  FileCursor,
-  TranscriptStore,
-  TranscriptWriter,
-} from '../ports/transcript-store.js';
+import type { FileCursor, TranscriptStore, TranscriptWriter } from '../ports/transcript-store.js';
 import { ArchiveOffload } from './archive-offload.js';
 import { BufferedSink } from './buffered-sink.js';
 import { type Flush, LinesParse, type ParseLimits, parseDocumentFile } from './file-parse.js';

@@ -17,10 +17,10 @@ export type ToWorker =
   | { t: 'drop'; id: number }
   | { t: 'doc'; id: number; agent: AgentId; path: string; buf: Uint8Array };
 
-/** Worker → main thread. `bytes` acknowledges the chunk bytes consumed (bounds what is in flight). */
+/** Worker → main thread. `ack` hands a parsed chunk's buffer back (bounds what is in flight). */
 export type FromWorker =
   | { t: 'flush'; id: number; flush: Flush }
-  | { t: 'ack'; bytes: number; buf: Uint8Array }
+  | { t: 'ack'; buf: Uint8Array }
   | { t: 'error'; id: number; message: string };
 
 export interface ParseWorkerData extends ChannelData {
@@ -65,7 +65,7 @@ export function serveParseWorker(
         }
         // The buffer goes back to be read into again: nothing here holds on to it (the splitter
         // copies a partial line), and chunk memory stays what is in flight.
-        reply({ t: 'ack', bytes: m.buf.byteLength, buf: m.buf }, [m.buf.buffer as ArrayBuffer]);
+        reply({ t: 'ack', buf: m.buf }, [m.buf.buffer as ArrayBuffer]);
         break;
       }
       case 'end': {
