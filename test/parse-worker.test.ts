@@ -12,15 +12,21 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { generateCorpus } from '../bench/generate.js';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
+import { createIndexer } from '../src/ingest/indexer.js';
+import type { SpawnParseWorker } from '../src/ingest/parse-offload.js';
+import type { TranscriptStore } from '../src/ports/transcript-store.js';
+import { ADAPTERS } from '../src/sources/registry.js';
 import { createFileArchive } from '../src/storage/archive/file-archive.js';
 import { tapedeck } from './support/cli.js';
 
@@ -168,5 +174,63 @@ it('a capture the archive worker cannot write is reported for each file, and eve
     assert.match(issues[0].message, /^not archived: \S/);
   } finally {
     d.close();
+  }
+});
+
+it("a file's last cursor commits only after the archive worker has copied it", async () => {
+  const { Worker } = await import('node:worker_threads');
+  const dist = pathToFileURL(join(import.meta.dirname, '..', 'dist')).href;
+  // The built archive worker, made slow: 100 ms before each capture.
+  const slowArchive = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    (async () => {
+      const { serveArchiveWorker } = await import(workerData.dist + '/ingest/archive-worker.js');
+      const { createFileArchive } = await import(workerData.dist + '/storage/archive/file-archive.js');
+      const archive = createFileArchive(workerData.archiveDir);
+      const capture = archive.capture;
+      archive.capture = (...a) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); capture(...a); };
+      serveArchiveWorker(parentPort, workerData, archive);
+    })();`;
+  const spawn: SpawnParseWorker = (data, transfer) =>
+    'archiveDir' in data
+      ? new Worker(slowArchive, { eval: true, workerData: { ...data, dist }, transferList: transfer })
+      : new Worker(new URL(`${dist}/app/parse-worker.js`), { workerData: data, transferList: transfer });
+  const tapedeckHome = join(root, 'archive-slow');
+  const engine = createEngine(
+    loadConfig({ db: join(root, 'slow.db') }, { HOME: home, TAPEDECK_HOME: tapedeckHome }),
+  );
+  try {
+    const archive = createFileArchive(join(tapedeckHome, 'archive'));
+    let finals = 0;
+    const early: string[] = [];
+    const store = new Proxy(engine.store, {
+      get(target, key) {
+        if (key === 'write')
+          return (fn: Parameters<TranscriptStore['write']>[0]) => {
+            target.write(fn);
+            // Every cursor that says its file is indexed to its size must have its copy.
+            for (const c of target.listCursors()) {
+              if (c.size !== statSync(c.path).size) continue;
+              finals++;
+              if (archive.entry(c.path)?.size !== c.size) early.push(c.path);
+            }
+          };
+        const v = Reflect.get(target, key);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const indexer = createIndexer({
+      store,
+      adapters: ADAPTERS,
+      env: engine.locateEnv,
+      spawnParseWorker: spawn,
+      archive,
+      batchSteps: 50, // many commits while captures are still under way
+    });
+    const summary = indexer.run();
+    assert.ok(summary.files.new > 8 && finals > 0, `${summary.files.new} files, ${finals} checks`);
+    assert.deepEqual(early, []);
+  } finally {
+    engine.close();
   }
 });
