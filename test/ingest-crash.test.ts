@@ -11,7 +11,7 @@ import { TapedeckError } from '../src/core/errors.js';
 import { createIndexer } from '../src/ingest/indexer.js';
 import type { TranscriptStore } from '../src/ports/transcript-store.js';
 import { ADAPTERS } from '../src/sources/registry.js';
-import { claudeLine, claudePath, TEST_BACKEND, tempHome } from './support/home.js';
+import { claudeLine, claudePath, tempHome } from './support/home.js';
 
 const S = '11111111-2222-4333-8444-555555555555';
 
@@ -31,9 +31,7 @@ function failingAfter(store: TranscriptStore, n: number): TranscriptStore {
   });
 }
 
-test('a run stopped mid-file resumes that file from its cursor; nothing is lost or duplicated', {
-  skip: TEST_BACKEND !== 'sqlite' && 'SQLite store',
-}, () => {
+test('a run stopped mid-file resumes that file from its cursor; nothing is lost or duplicated', () => {
   const h = tempHome({ TAPEDECK_ARCHIVE: '0' });
   after(h.cleanup);
   const lines = Array.from({ length: 100 }, (_, i) =>
