@@ -439,8 +439,8 @@ export function createIndexer({
       if (cursor && !resume && file.mode === 'lines') pending.push((w) => w.clearIssues(file.path));
       let archiveId: number | undefined;
       if (archives) {
-        ownFd = false;
         archiveId = archives.capture(file.path, adapter.id, fd, now.size);
+        ownFd = false;
       } else if (archive) archiveCopy(archive, adapter.id, file.path, fd, now.size);
       const job = new FileJob(
         adapter,
