@@ -177,27 +177,35 @@ it('a capture the archive worker cannot write is reported for each file, and eve
   }
 });
 
-it("a file's last cursor commits only after the archive worker has copied it", async () => {
+/**
+ * A first index with the built workers, the archive worker's captures delayed by `delayMs`, in
+ * batches of 50 steps; every commit checks that each cursor saying its file is indexed to its
+ * size has the file's copy in the archive already.
+ */
+async function indexWithArchiveDelay(name: string, delayMs: number) {
   const { Worker } = await import('node:worker_threads');
   const dist = pathToFileURL(join(import.meta.dirname, '..', 'dist')).href;
-  // The built archive worker, made slow: 100 ms before each capture.
-  const slowArchive = `
+  const delayedArchive = `
     const { parentPort, workerData } = require('node:worker_threads');
     (async () => {
       const { serveArchiveWorker } = await import(workerData.dist + '/ingest/archive-worker.js');
       const { createFileArchive } = await import(workerData.dist + '/storage/archive/file-archive.js');
       const archive = createFileArchive(workerData.archiveDir);
       const capture = archive.capture;
-      archive.capture = (...a) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); capture(...a); };
+      archive.capture = (...a) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.delayMs); capture(...a); };
       serveArchiveWorker(parentPort, workerData, archive);
     })();`;
   const spawn: SpawnParseWorker = (data, transfer) =>
     'archiveDir' in data
-      ? new Worker(slowArchive, { eval: true, workerData: { ...data, dist }, transferList: transfer })
+      ? new Worker(delayedArchive, {
+          eval: true,
+          workerData: { ...data, dist, delayMs },
+          transferList: transfer,
+        })
       : new Worker(new URL(`${dist}/app/parse-worker.js`), { workerData: data, transferList: transfer });
-  const tapedeckHome = join(root, 'archive-slow');
+  const tapedeckHome = join(root, `archive-${name}`);
   const engine = createEngine(
-    loadConfig({ db: join(root, 'slow.db') }, { HOME: home, TAPEDECK_HOME: tapedeckHome }),
+    loadConfig({ db: join(root, `${name}.db`) }, { HOME: home, TAPEDECK_HOME: tapedeckHome }),
   );
   try {
     const archive = createFileArchive(join(tapedeckHome, 'archive'));
@@ -208,7 +216,6 @@ it("a file's last cursor commits only after the archive worker has copied it", a
         if (key === 'write')
           return (fn: Parameters<TranscriptStore['write']>[0]) => {
             target.write(fn);
-            // Every cursor that says its file is indexed to its size must have its copy.
             for (const c of target.listCursors()) {
               if (c.size !== statSync(c.path).size) continue;
               finals++;
@@ -228,9 +235,25 @@ it("a file's last cursor commits only after the archive worker has copied it", a
       batchSteps: 50, // many commits while captures are still under way
     });
     const summary = indexer.run();
-    assert.ok(summary.files.new > 8 && finals > 0, `${summary.files.new} files, ${finals} checks`);
-    assert.deepEqual(early, []);
+    return { summary, finals, early, steps: engine.store.stats().steps };
   } finally {
     engine.close();
   }
+}
+
+it("a file's last cursor commits only after the (slow) archive worker has copied it", async () => {
+  const { summary, finals, early } = await indexWithArchiveDelay('slow', 100);
+  assert.ok(summary.files.new > 8 && finals > 0, `${summary.files.new} files, ${finals} checks`);
+  assert.deepEqual(early, []);
+});
+
+it('a fast archive worker never closes a file the main thread is still reading', async () => {
+  // The archive answers while the main thread is still reading the same file (a commit between
+  // its chunks takes the answers): the descriptor must stay open until both are done with it.
+  const { summary, early, steps } = await indexWithArchiveDelay('fast', 0);
+  assert.deepEqual(summary.skipped, []);
+  assert.equal(summary.files.skipped, 0);
+  assert.equal(steps, summary.steps.written);
+  assert.ok(steps > 2500, `${steps} steps`);
+  assert.deepEqual(early, []);
 });

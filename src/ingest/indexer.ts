@@ -423,8 +423,8 @@ export function createIndexer({
       return;
     }
     const { fd, st: now } = openRegularFile(file.path);
-    // Handed to the archive worker (which closes it) or closed here.
-    let ownFd = true;
+    // Shared with the archive worker (then released to it when done here), or closed here.
+    let archiveId: number | undefined;
     try {
       const head = readHead(fd, now.size);
       let resume = false;
@@ -437,11 +437,8 @@ export function createIndexer({
       const truncated =
         !!cursor && (file.mode === 'lines' ? now.size < cursor.offset : now.size < cursor.size);
       if (cursor && !resume && file.mode === 'lines') pending.push((w) => w.clearIssues(file.path));
-      let archiveId: number | undefined;
-      if (archives) {
-        archiveId = archives.capture(file.path, adapter.id, fd, now.size);
-        ownFd = false;
-      } else if (archive) archiveCopy(archive, adapter.id, file.path, fd, now.size);
+      if (archives) archiveId = archives.capture(file.path, adapter.id, fd, now.size);
+      else if (archive) archiveCopy(archive, adapter.id, file.path, fd, now.size);
       const job = new FileJob(
         adapter,
         file.path,
@@ -461,7 +458,8 @@ export function createIndexer({
       }
       sum[job.counted]++;
     } finally {
-      if (ownFd) closeSync(fd);
+      if (archiveId === undefined) closeSync(fd);
+      else archives?.release(archiveId);
     }
   }
 
