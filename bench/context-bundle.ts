@@ -136,7 +136,7 @@ try {
   const regen: number[] = [];
   for (let i = 0; i < 10; i++) {
     t = performance.now();
-    engine.workingMemory.refresh();
+    await engine.workingMemory.refresh();
     regen.push(performance.now() - t);
   }
   const run = async (budget: number) => {

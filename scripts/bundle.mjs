@@ -19,12 +19,18 @@ const nodeRequire = createRequire(import.meta.url);
 const LAZY_BUILTINS = /^node:(child_process|crypto|zlib|vm)$/;
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
-const result = await build({
+/**
+ * One entry bundled with its own chunks. The CLI and the hooks are built apart: split together, the
+ * code they share is cut into many small chunks by which of their paths uses it, and a session end
+ * loaded 16 files where its own split needs a few (each file is a read and a script to set up).
+ */
+const bundleEntry = (entry, chunks) =>
+  build({
   absWorkingDir: root,
-  entryPoints: ['dist/interfaces/cli/main.js', 'dist/interfaces/hooks/main.js'],
+  entryPoints: [entry],
   outbase: 'dist',
   outdir,
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: `${chunks}/[name]-[hash]`,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -76,6 +82,11 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 });
+const CHUNK_DIRS = ['chunks', 'hook-chunks'];
+const results = await Promise.all([
+  bundleEntry('dist/interfaces/cli/main.js', CHUNK_DIRS[0]),
+  bundleEntry('dist/interfaces/hooks/main.js', CHUNK_DIRS[1]),
+]);
 
 /**
  * `text` in ASCII only: esbuild escapes strings but leaves regular expressions and comments as
@@ -116,7 +127,7 @@ async function commonJs(text) {
 }
 
 const files = await Promise.all(
-  result.outputFiles.map(async (f) => ({ path: f.path, text: await commonJs(f.text) })),
+  results.flatMap((r) => r.outputFiles).map(async (f) => ({ path: f.path, text: await commonJs(f.text) })),
 );
 // The first line of each entry names the build (bin/load-bundle.js keys the code cache on it:
 // V8 itself checks only a source's length) and, for the CLI, the commands (each gets a cache).
@@ -136,16 +147,22 @@ for (const f of files) {
   mkdirSync(dirname(f.path), { recursive: true });
   writeFileSync(f.path, head + f.text);
 }
-// The parse worker runs in its own thread, as an ES module Node loads itself: one file, beside the
-// chunks (the code that starts it looks for it next to itself).
-await build({
+// The parse worker runs in its own thread, as an ES module Node loads itself: one file, beside
+// each build's chunks (the code that starts it looks for it next to itself; a session start whose
+// context bundle is out of date indexes too).
+const worker = await build({
   absWorkingDir: root,
   entryPoints: ['dist/app/parse-worker.js'],
-  outfile: join(outdir, 'chunks', 'parse-worker.js'),
+  outfile: join(outdir, 'parse-worker.js'),
   bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  write: false,
   logLevel: 'warning',
 });
+for (const dir of CHUNK_DIRS) {
+  mkdirSync(join(outdir, dir), { recursive: true });
+  writeFileSync(join(outdir, dir, 'parse-worker.js'), worker.outputFiles[0].contents);
+}

@@ -154,12 +154,19 @@ describe('transcripts', () => {
       list.data.threads.map((t: J) => t.id),
       [`claude-code:${S1}`],
     );
+    // The CLI's `--json` naming: snake_case, every thread field present (null when unknown).
+    const t = list.data.threads[0];
+    assert.equal(typeof t.step_count, 'number');
+    assert.ok(t.started_at && t.updated_at && t.session_id === S1);
+    assert.ok('parent_id' in t && 'source_gone' in t, 'unknown fields are null, not missing');
+    assert.equal(t.stepCount, undefined);
     const win = await call(`/v1/threads/${encodeURIComponent(`claude-code:${S1}`)}?step=1&window=1`);
     assert.equal(win.status, 200);
     assert.deepEqual(
       win.data.steps.map((s: J) => s.step),
       [0, 1],
     );
+    assert.equal(win.data.steps[0].thread, `claude-code:${S1}`, 'a step names its thread as `thread`');
     const page = await call(`/v1/threads/claude-code:${S1}?limit=1`);
     assert.equal(page.data.steps.length, 1);
     assert.equal(page.data.next, 1);
@@ -174,7 +181,7 @@ describe('transcripts', () => {
     assert.equal(idx.data.files.unchanged, 1);
     const st = await call('/v1/status');
     assert.equal(st.data.threads, 1);
-    assert.ok(st.data.perAgent['claude-code']);
+    assert.ok(st.data.per_agent['claude-code']);
     const health = await call('/health');
     assert.ok(health.data.index.last_indexed_at, 'an index run is remembered');
   });

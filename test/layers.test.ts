@@ -44,7 +44,10 @@ function allowed(from: string, to: string): boolean {
   // `tapedeck hook|queue|status` run the hook runtime and `tapedeck install` the installers.
   if (from === 'interfaces/cli' && (to === 'interfaces/hooks' || to === 'interfaces/plugins')) return true;
   if (from === 'interfaces/http' && to === 'interfaces/mcp') return true;
-  if (from.startsWith('interfaces/')) return ['app', 'services', 'core'].includes(to) || to === from;
+  // Interfaces may use the shared helpers at the interfaces/ root (the one JSON naming of every edge).
+  if (from.startsWith('interfaces/'))
+    return ['app', 'services', 'core', 'interfaces'].includes(to) || to === from;
+  if (from === 'interfaces') return to === 'core';
   return false;
 }
 

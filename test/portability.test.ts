@@ -158,7 +158,7 @@ test('what was restored works: as-of, tombstones, badges, wiki history, idempote
   assert.equal(e.savedThreads.get('chat-42').source_app, 'cursor');
   assert.equal(e.store.getThread('work-chat')?.space, 'work');
 
-  const wm = e.workingMemory.read({ date: lines(dir, 'working-memory.jsonl')[0].day });
+  const wm = await e.workingMemory.read({ date: lines(dir, 'working-memory.jsonl')[0].day });
   assert.ok(wm.sections.find((s) => s.name === 'open-loops')?.edited);
 });
 

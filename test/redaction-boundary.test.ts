@@ -17,7 +17,7 @@ import { openSqliteStores } from '../src/storage/sqlite/stores.js';
 import { tempHome } from './support/home.js';
 
 const SECRET = ['ghp_', 'Pl4nt3dS3cr3tT0k3nAbCdEfGhIjKlMnOpQr'].join('');
-const SCALARS = new Set(['kind', 'location', 'capabilities', 'transaction', 'remask', 'close']);
+const SCALARS = new Set(['kind', 'location', 'capabilities', 'transaction', 'writeAll', 'remask', 'close']);
 
 /** A value with the secret in every shape a field can take: top level, nested, in lists. */
 const planted = () => ({

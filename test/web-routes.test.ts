@@ -151,7 +151,7 @@ describe('web page routes', () => {
     const issue = body.issues.recent[0];
     assert.match(issue.path, new RegExp(`${S(3)}\\.jsonl$`));
     assert.equal(issue.line, 2);
-    assert.equal(body.stats.perAgent['claude-code'].threads, 3);
+    assert.equal(body.stats.per_agent['claude-code'].threads, 3);
     assert.deepEqual(body.queue, { waiting: 2, failed: 0 });
     assert.equal(body.archive, null, "an API key is not told about the machine's files");
     assert.equal(body.retention, null);
@@ -169,7 +169,7 @@ describe('web page routes', () => {
     assert.ok(body.archive.bytes > 0);
     assert.equal(body.retention.agent, 'claude-code');
     assert.equal(body.retention.sessions, 3);
-    assert.equal(typeof body.retention.cleanupPeriodDays, 'number');
+    assert.equal(typeof body.retention.cleanup_period_days, 'number');
   });
 
   test('data routes are not public', async () => {

@@ -176,7 +176,7 @@ test('MCP: working_memory and working_memory_refresh return the briefing; an edi
   assert.ok(!r.isError, r.content[0].text);
   assert.match(r.content[0].text, /^# Working memory · \d{4}-\d{2}-\d{2} · space default\n\n## Focus\n/);
   assert.match(r.content[0].text, /Adopt Vitest in the shop/);
-  engine.workingMemory.edit({ section: 'focus', text: '- The shop, all week' });
+  await engine.workingMemory.edit({ section: 'focus', text: '- The shop, all week' });
   const refreshed = await call('working_memory_refresh', {});
   assert.match(refreshed.content[0].text, /## Focus \(edited\)\n- The shop, all week/);
   const bad = await call('working_memory', { date: 'soon' });

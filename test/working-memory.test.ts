@@ -19,10 +19,10 @@ const section = (md: string, heading: string) => {
   const m = new RegExp(`## ${heading}(?: \\(edited\\))?\\n([\\s\\S]*?)(?=\\n\\n## |\\n?$)`).exec(md);
   return m ? m[1] : null;
 };
-const invalid = (fn: () => unknown, re: RegExp) =>
-  assert.throws(fn, (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && re.test(e.message));
+const invalid = (fn: () => Promise<unknown>, re: RegExp) =>
+  assert.rejects(fn, (e) => isTapedeckError(e) && e.code === 'INVALID_INPUT' && re.test(e.message));
 
-test('the briefing: focus by activity, decisions, open loops and sessions, each with a deep link', (t) => {
+test('the briefing: focus by activity, decisions, open loops and sessions, each with a deep link', async (t) => {
   const w = world();
   t.after(w.close);
   seedSessions(w.h, w.engine);
@@ -41,7 +41,7 @@ test('the briefing: focus by activity, decisions, open loops and sessions, each 
   const gone = w.engine.memories.add({ content: 'Rewrite the blog in Astro', type: 'plan' });
   w.engine.memories.forget(gone.id);
 
-  const b = w.wm.read();
+  const b = await w.wm.read();
   assert.equal(b.regenerated, 'new');
   assert.deepEqual(
     b.sections.map((s) => s.name),
@@ -97,7 +97,7 @@ test('the briefing: focus by activity, decisions, open loops and sessions, each 
   assert.ok(b.markdown.startsWith(`# Working memory · ${b.date} · space default\n\n## Focus\n`));
 });
 
-test('determinism: the same store and day give byte-identical Markdown, whenever in the day it is made', (t) => {
+test('determinism: the same store and day give byte-identical Markdown, whenever in the day it is made', async (t) => {
   const w = world();
   t.after(w.close);
   seedSessions(w.h, w.engine);
@@ -105,9 +105,9 @@ test('determinism: the same store and day give byte-identical Markdown, whenever
   w.engine.memories.add({ content: 'Try Bun for scripts', type: 'plan' });
   const dayStart = Math.floor(w.clock.now / DAY) * DAY;
   w.clock.now = dayStart + 60_000;
-  const early = w.wm.refresh();
+  const early = await w.wm.refresh();
   w.clock.now = dayStart + DAY - 60_000;
-  const late = w.wm.refresh();
+  const late = await w.wm.refresh();
   assert.equal(late.date, early.date);
   assert.notEqual(late.generated_at, early.generated_at);
   assert.equal(late.markdown, early.markdown);
@@ -118,40 +118,40 @@ test('determinism: the same store and day give byte-identical Markdown, whenever
   assert.doesNotMatch(early.markdown, /T\d\d:\d\d/, 'no generation time in the Markdown');
 });
 
-test('staleness: regenerated when new, when the store changed, when over an hour old; else served', (t) => {
+test('staleness: regenerated when new, when the store changed, when over an hour old; else served', async (t) => {
   const w = world();
   t.after(w.close);
   w.clock.now = sameDayStart(62);
   seedSessions(w.h, w.engine);
-  assert.equal(w.wm.read().regenerated, 'new');
-  assert.equal(w.wm.read().regenerated, null, 'nothing changed: the stored one');
+  assert.equal((await w.wm.read()).regenerated, 'new');
+  assert.equal((await w.wm.read()).regenerated, null, 'nothing changed: the stored one');
 
   w.engine.memories.add({ content: 'Ship the VAT fix behind a flag', type: 'decision' });
-  const cached = w.wm.read({ regenerate: false });
+  const cached = await w.wm.read({ regenerate: false });
   assert.equal(cached.stale, true, 'a cached read says it is behind');
   assert.ok(!cached.markdown.includes('VAT fix behind a flag'));
-  const fresh = w.wm.read();
+  const fresh = await w.wm.read();
   assert.equal(fresh.regenerated, 'store-changed');
   assert.equal(fresh.stale, false);
   assert.ok(fresh.markdown.includes('Ship the VAT fix behind a flag'));
 
   writeSession(w.h, 'shop-3', SHOP, [['user', 'Bump the lockfile', 1]]);
   w.engine.transcripts.index();
-  assert.equal(w.wm.read().regenerated, 'store-changed', 'a new session changes the store too');
+  assert.equal((await w.wm.read()).regenerated, 'store-changed', 'a new session changes the store too');
 
   w.clock.now += 59 * 60_000;
-  assert.equal(w.wm.read().regenerated, null);
+  assert.equal((await w.wm.read()).regenerated, null);
   w.clock.now += 2 * 60_000;
-  assert.equal(w.wm.read().regenerated, 'expired');
+  assert.equal((await w.wm.read()).regenerated, 'expired');
   assert.equal(w.wm.maxAgeMinutes, 60);
 });
 
-test("a person's edit of a section survives regeneration of the others, until reset", (t) => {
+test("a person's edit of a section survives regeneration of the others, until reset", async (t) => {
   const w = world();
   t.after(w.close);
   seedSessions(w.h, w.engine);
-  w.wm.read();
-  const r = w.wm.edit({
+  await w.wm.read();
+  const r = await w.wm.edit({
     section: 'Open loops',
     text: '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
   });
@@ -170,7 +170,7 @@ test("a person's edit of a section survives regeneration of the others, until re
   // The store changes: other sections regenerate, the edit stays.
   w.engine.memories.add({ content: 'Adopt Vitest for the shop', type: 'decision' });
   w.engine.memories.add({ content: 'Write the release notes', type: 'plan' });
-  const after = w.wm.read();
+  const after = await w.wm.read();
   assert.equal(after.regenerated, 'store-changed');
   assert.match(section(after.markdown, 'Recent decisions')!, /Adopt Vitest/);
   assert.equal(
@@ -180,51 +180,54 @@ test("a person's edit of a section survives regeneration of the others, until re
   assert.doesNotMatch(after.markdown, /Write the release notes/);
 
   // refresh keeps it; refresh --reset drops it and the generated section comes back.
-  assert.match(w.wm.refresh().markdown, /Call Ana/);
-  const reset = w.wm.refresh({ reset: ['open-loops'] });
+  assert.match((await w.wm.refresh()).markdown, /Call Ana/);
+  const reset = await w.wm.refresh({ reset: ['open-loops'] });
   assert.deepEqual(reset.reset, ['open-loops']);
   assert.equal(reset.sections[2].edited, false);
   assert.match(section(reset.markdown, 'Open loops')!, /Plan: Write the release notes/);
 });
 
-test('editing a whole briefing takes only the sections that changed; putting back the generated text drops the edit', (t) => {
+test('editing a whole briefing takes only the sections that changed; putting back the generated text drops the edit', async (t) => {
   const w = world();
   t.after(w.close);
   seedSessions(w.h, w.engine);
-  const b = w.wm.read();
-  assert.deepEqual(w.wm.edit({ text: b.markdown }).changed, [], 'an unchanged file changes nothing');
+  const b = await w.wm.read();
+  assert.deepEqual((await w.wm.edit({ text: b.markdown })).changed, [], 'an unchanged file changes nothing');
 
   const edited = b.markdown.replace(/## Focus\n[\s\S]*?\n\n/, '## Focus\n- Only the shop this week\n\n');
-  const r = w.wm.edit({ text: edited });
+  const r = await w.wm.edit({ text: edited });
   assert.deepEqual(r.changed, ['focus']);
   assert.deepEqual(
     r.sections.map((s) => s.edited),
     [true, false, false, false],
   );
   // The file read back (with its "(edited)" mark) is stable…
-  assert.deepEqual(w.wm.edit({ text: r.markdown }).changed, []);
+  assert.deepEqual((await w.wm.edit({ text: r.markdown })).changed, []);
   // …and the generated text put back removes the edit.
-  const back = w.wm.edit({ text: b.markdown });
+  const back = await w.wm.edit({ text: b.markdown });
   assert.deepEqual(back.changed, ['focus']);
   assert.equal(back.sections[0].edited, false);
   assert.equal(back.markdown, b.markdown);
 });
 
-test('bad edits and dates are refused, naming the problem', (t) => {
+test('bad edits and dates are refused, naming the problem', async (t) => {
   const w = world();
   t.after(w.close);
-  invalid(() => w.wm.edit({ section: 'todos', text: 'x' }), /Unknown working-memory section "todos"/);
-  invalid(() => w.wm.edit({ section: 'focus', text: '   ' }), /empty.*--reset focus/);
-  invalid(() => w.wm.edit({ section: 'focus', text: 'a\n## Sneaky\nb' }), /cannot hold a "## " heading/);
-  invalid(() => w.wm.edit({ section: 'focus', text: 'x'.repeat(20_001) }), /over 20,000 characters/);
-  invalid(() => w.wm.edit({ text: '## Focus\n- a\n## Focus\n- b' }), /appears twice/);
-  invalid(() => w.wm.read({ date: '2026-02-30' }), /Invalid date "2026-02-30"/);
-  invalid(() => w.wm.read({ date: 'last week' }), /Invalid date/);
-  invalid(() => w.wm.read({ date: '2999-01-01' }), /in the future/);
-  invalid(() => w.wm.refresh({ reset: 'everything' }), /Unknown working-memory section/);
-  invalid(() => w.wm.read({ space: 'Not A Space' }), /Invalid space/);
+  await invalid(() => w.wm.edit({ section: 'todos', text: 'x' }), /Unknown working-memory section "todos"/);
+  await invalid(() => w.wm.edit({ section: 'focus', text: '   ' }), /empty.*--reset focus/);
+  await invalid(
+    () => w.wm.edit({ section: 'focus', text: 'a\n## Sneaky\nb' }),
+    /cannot hold a "## " heading/,
+  );
+  await invalid(() => w.wm.edit({ section: 'focus', text: 'x'.repeat(20_001) }), /over 20,000 characters/);
+  await invalid(() => w.wm.edit({ text: '## Focus\n- a\n## Focus\n- b' }), /appears twice/);
+  await invalid(() => w.wm.read({ date: '2026-02-30' }), /Invalid date "2026-02-30"/);
+  await invalid(() => w.wm.read({ date: 'last week' }), /Invalid date/);
+  await invalid(() => w.wm.read({ date: '2999-01-01' }), /in the future/);
+  await invalid(() => w.wm.refresh({ reset: 'everything' }), /Unknown working-memory section/);
+  await invalid(() => w.wm.read({ space: 'Not A Space' }), /Invalid space/);
   // A secret in an edit is redacted before it is stored.
-  const r = w.wm.edit({
+  const r = await w.wm.edit({
     section: 'focus',
     text: '- deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789',
   });
@@ -232,31 +235,31 @@ test('bad edits and dates are refused, naming the problem', (t) => {
   assert.match(r.markdown, /\[REDACTED/);
 });
 
-test('another day: its own window and its own edits', (t) => {
+test('another day: its own window and its own edits', async (t) => {
   const w = world();
   t.after(w.close);
   seedSessions(w.h, w.engine);
   w.engine.memories.add({ content: 'Keep the monorepo', type: 'decision' });
-  w.wm.edit({ section: 'focus', text: '- today only' });
-  const yesterday = w.wm.read({ date: 'yesterday' });
-  assert.notEqual(yesterday.date, w.wm.read().date);
+  await w.wm.edit({ section: 'focus', text: '- today only' });
+  const yesterday = await w.wm.read({ date: 'yesterday' });
+  assert.notEqual(yesterday.date, (await w.wm.read()).date);
   assert.equal(yesterday.sections[0].edited, false, 'edits are per day');
-  const longAgo = w.wm.read({ date: '2020-01-01' });
+  const longAgo = await w.wm.read({ date: '2020-01-01' });
   assert.equal(longAgo.date, '2020-01-01');
   assert.equal(section(longAgo.markdown, 'Recent decisions'), '- none recorded in the last 7 days');
   assert.equal(section(longAgo.markdown, 'Recent sessions'), '- none in the last 7 days');
   assert.equal(section(longAgo.markdown, 'Open loops'), '- none', 'a plan made later is not open then');
 });
 
-test('spaces: memories and sessions stay in their space; a mapped project brings its sessions along', (t) => {
+test('spaces: memories and sessions stay in their space; a mapped project brings its sessions along', async (t) => {
   const w = world({}, { spaces: { [BLOG]: 'writing' } });
   t.after(w.close);
   seedSessions(w.h, w.engine);
   w.engine.memories.add({ content: 'Publish on Tuesdays', type: 'decision', space: 'writing' });
   w.engine.memories.add({ content: 'Use Stripe Checkout', type: 'decision', space: 'default' });
 
-  const def = w.wm.read();
-  const writing = w.wm.read({ space: 'writing' });
+  const def = await w.wm.read();
+  const writing = await w.wm.read({ space: 'writing' });
   assert.equal(writing.space, 'writing');
   assert.match(def.markdown, /Use Stripe Checkout/);
   assert.doesNotMatch(def.markdown, /Publish on Tuesdays|lifetimes|blog-1/);
@@ -264,14 +267,17 @@ test('spaces: memories and sessions stay in their space; a mapped project brings
   assert.match(writing.markdown, /Write the draft about Rust lifetimes/);
   assert.doesNotMatch(writing.markdown, /Stripe|acme-shop|shop-\d/);
   // Edits are per space too.
-  w.wm.edit({ section: 'focus', text: '- words', space: 'writing' });
-  assert.equal(w.wm.read().sections[0].edited, false);
+  await w.wm.edit({ section: 'focus', text: '- words', space: 'writing' });
+  assert.equal((await w.wm.read()).sections[0].edited, false);
 });
 
-test('a section given with its own heading is taken without it', (t) => {
+test('a section given with its own heading is taken without it', async (t) => {
   const w = world();
   t.after(w.close);
-  const r = w.wm.edit({ section: 'open-loops', text: '## Open loops\n- Call Ana' });
+  const r = await w.wm.edit({ section: 'open-loops', text: '## Open loops\n- Call Ana' });
   assert.equal(r.sections[2].markdown, '- Call Ana');
-  invalid(() => w.wm.edit({ section: 'open-loops', text: '## Focus\n- x' }), /cannot hold a "## " heading/);
+  await invalid(
+    () => w.wm.edit({ section: 'open-loops', text: '## Focus\n- x' }),
+    /cannot hold a "## " heading/,
+  );
 });

@@ -4,8 +4,9 @@
  * JSON document with --json). For the shipped seed it first checks that the generator still
  * produces eval/sets/*.jsonl byte for byte (`--write-sets` rewrites them).
  *
- * Then the held-out set (eval/handwritten: transcripts and questions written by hand, blind to the
- * generator and the expansion table) in its own home and store, printed after the generated sets.
+ * Then the held-out sets (eval/handwritten, and eval/handwritten2 in Codex, Gemini CLI and Antigravity
+ * formats: transcripts and questions written by hand, blind to the generator and the expansion
+ * table), each in its own home and store, printed after the generated sets.
  *
  *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json [--details]] [--write-sets] [--keep] [--no-expand]
  *
@@ -15,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EvalReport, System } from '../../src/app/eval.js';
 import type { Metrics } from '../../src/core/scorecard.js';
@@ -26,6 +27,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'tapedeck.js');
 const SHIPPED = join(ROOT, 'eval', 'sets');
 const HANDWRITTEN = join(ROOT, 'eval', 'handwritten');
+// the second held-out set: other agents' formats (Codex, Gemini CLI, Antigravity), also written by hand
+const HANDWRITTEN2 = join(ROOT, 'eval', 'handwritten2');
 const LABEL: Record<System, string> = { tapedeck: 'Tapedeck', bm25_or: 'BM25-OR', and: 'AND' };
 
 function cli(args: string[], env: Record<string, string>): string {
@@ -159,17 +162,22 @@ async function main(): Promise<void> {
         env,
       ),
     ) as EvalReport;
-    const held = heldOut(tmp, values.db, [...noExpand, ...(values.details ? ['--details'] : [])]);
+    const heldFlags = [...noExpand, ...(values.details ? ['--details'] : [])];
+    const held = heldOut(tmp, values.db, heldFlags);
+    const held2 = heldOut(tmp, values.db, heldFlags, HANDWRITTEN2);
     const secs = (performance.now() - started) / 1000;
     process.stderr.write(
       `eval: seed ${seed}, ${report.questions} questions over ${report.steps} steps on ${report.backend}, indexed in ${indexed.toFixed(1)} s, total ${secs.toFixed(1)} s${values.keep ? `, kept in ${tmp}${pg ? ` and ${pg.url}` : ''}` : ''}\n`,
     );
     if (values.json)
-      process.stdout.write(`${JSON.stringify({ seed, ...report, handwritten: held }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ seed, ...report, handwritten: held, handwritten2: held2 }, null, 2)}\n`,
+      );
     else {
       const table = values.markdown ? markdown : plain;
       process.stdout.write(
-        `${table(report)}\n\nheld-out, hand-written (eval/handwritten, ${held.questions} questions over ${held.steps} steps):\n${table(held)}\n`,
+        `${table(report)}\n\nheld-out, hand-written (eval/handwritten, ${held.questions} questions over ${held.steps} steps):\n${table(held)}\n` +
+          `\nheld-out, hand-written in other agents' formats (eval/handwritten2, ${held2.questions} questions over ${held2.steps} steps):\n${table(held2)}\n`,
       );
     }
   } finally {
@@ -178,19 +186,20 @@ async function main(): Promise<void> {
   }
 }
 
-/** The hand-written held-out set, indexed from a copy of its home into its own store (a fresh schema on PostgreSQL). */
-function heldOut(tmp: string, db: string | undefined, flags: string[]): EvalReport {
-  const home = join(tmp, 'handwritten-home');
-  cpSync(join(HANDWRITTEN, 'home'), home, { recursive: true });
+/** A hand-written held-out set, indexed from a copy of its home into its own store (a fresh schema on PostgreSQL). */
+function heldOut(tmp: string, db: string | undefined, flags: string[], dir = HANDWRITTEN): EvalReport {
+  const name = basename(dir);
+  const home = join(tmp, `${name}-home`);
+  cpSync(join(dir, 'home'), home, { recursive: true });
   const pg = db ? pgSchema(db) : null;
   try {
     const env: Record<string, string> = {
       HOME: home,
-      TAPEDECK_HOME: join(tmp, 'handwritten-tapedeck'),
+      TAPEDECK_HOME: join(tmp, `${name}-tapedeck`),
       PATH: process.env.PATH ?? '',
       ...(pg ? { TAPEDECK_DATABASE_URL: pg.url } : {}),
     };
-    const file = join(HANDWRITTEN, 'questions.jsonl');
+    const file = join(dir, 'questions.jsonl');
     return JSON.parse(cli(['eval', file, '--compare', '--json', ...flags], env)) as EvalReport;
   } finally {
     pg?.drop();

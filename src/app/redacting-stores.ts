@@ -16,7 +16,7 @@ import type { Stores } from '../ports/stores.js';
 
 type PortName = Exclude<
   keyof Stores,
-  'kind' | 'location' | 'capabilities' | 'transaction' | 'remask' | 'close'
+  'kind' | 'location' | 'capabilities' | 'transaction' | 'writeAll' | 'remask' | 'close'
 >;
 
 /** Every port of Stores; a new one does not compile until it is listed here. */
@@ -76,6 +76,7 @@ export function redactingStores(stores: Stores): Stores {
     location: stores.location,
     capabilities: stores.capabilities,
     transaction: <T>(fn: () => T, mode: 'read' | 'write') => stores.transaction(fn, mode),
+    writeAll: <T>(fn: () => Promise<T>) => stores.writeAll(fn),
     remask: (apply: boolean) => stores.remask(apply),
     close: () => stores.close(),
   } as Stores;

@@ -57,5 +57,11 @@ export interface Stores {
   remask(apply: boolean): RemaskSummary;
   /** Run `fn` in one transaction spanning every store (a write one takes the write lock first). */
   transaction<T>(fn: () => T, mode: 'read' | 'write'): T;
+  /**
+   * Run async `fn` in one write transaction spanning every store (those on storage/sql.ts and
+   * the synchronous ones alike): all of it committed when `fn` resolves, none of it when it
+   * throws. Inside, await only store calls.
+   */
+  writeAll<T>(fn: () => Promise<T>): Promise<T>;
   close(): void;
 }

@@ -23,13 +23,13 @@ export interface StoredBriefing {
   sections: StoredSection[];
 }
 
-/** Storage for working-memory briefings (one implementation per backend). */
+/** Storage for working-memory briefings (storage/working-memory-store.ts, both backends); async. */
 export interface WorkingMemoryStore {
   /** False on a read-only database: a briefing is then generated but not kept. */
   readonly writable: boolean;
-  get(space: string, day: string): StoredBriefing | undefined;
+  get(space: string, day: string): Promise<StoredBriefing | undefined>;
   /**
-   * Save a regeneration in one IMMEDIATE transaction: the fingerprint and every section's
+   * Save a regeneration in one write transaction: the fingerprint and every section's
    * generated items. A person's edits are never touched, so a concurrent edit is not lost.
    */
   saveGenerated(briefing: {
@@ -38,14 +38,20 @@ export interface WorkingMemoryStore {
     fingerprint: string;
     generatedAt: string;
     sections: { section: WmSectionName; items: WmItem[] }[];
-  }): void;
+  }): Promise<void>;
   /** Set (text) or drop (null) a person's edit of one section; true when something changed. */
-  setEdit(space: string, day: string, section: WmSectionName, text: string | null, at: string): boolean;
+  setEdit(
+    space: string,
+    day: string,
+    section: WmSectionName,
+    text: string | null,
+    at: string,
+  ): Promise<boolean>;
   /**
    * A cheap summary of what a briefing is built from: the threads active since `since` (count,
    * latest update, steps), and the memories of `space` (latest update per status, the highest row
    * id, how many active ones changed since `since`). Any add, update, supersede, forget or restore
    * changes it; only purging a memory older than the window goes unseen (the age rule catches it).
    */
-  fingerprint(space: string, since: string): string;
+  fingerprint(space: string, since: string): Promise<string>;
 }

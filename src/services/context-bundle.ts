@@ -183,7 +183,7 @@ export function createContextBundleService(deps: ContextBundleDeps): ContextBund
         });
       }
 
-      const wm = workingMemory.read({ space });
+      const wm = await workingMemory.read({ space });
       const inBriefing = new Set<string>();
       // A project's bundle leaves out the briefing's lines about other projects (the briefing
       // covers the whole space); lines about no one project, and a person's edits, stay.

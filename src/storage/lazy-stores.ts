@@ -8,6 +8,7 @@ export type StoreFactories = {
     | 'capabilities'
     | 'transcripts'
     | 'transaction'
+    | 'writeAll'
     | 'remask'
     | 'close'
     ? Stores[K]
@@ -22,6 +23,7 @@ export function lazyStores(f: StoreFactories): Stores {
     capabilities: f.capabilities,
     transcripts: f.transcripts,
     transaction: f.transaction,
+    writeAll: f.writeAll,
     remask: f.remask,
     close: f.close,
   } as Stores;

@@ -7,6 +7,7 @@
  * differ. Kept small on purpose instead of Kysely: the same shape (Kysely's `sql` tag and
  * dialect split) without 280 modules to load on a hook's or CLI's path.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** A piece of SQL with its parameters kept apart from the text. */
 export interface Sql {
@@ -69,10 +70,72 @@ export interface SqlDb extends SqlQueries {
   /**
    * Run `fn` in one write transaction: committed when it resolves, rolled back when it throws.
    * SQLite: BEGIN IMMEDIATE behind a mutex (one connection, writers queue). PostgreSQL: one
-   * pooled connection for the transaction; other connections go on serving.
+   * pooled connection for the transaction; other connections go on serving. Called inside
+   * another transaction of this database (any store's), it joins it as a savepoint, and every
+   * query of this database made inside `fn` runs in it: that is how one transaction spans stores.
    */
   transaction<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  /**
+   * Run `fn` as if inside `tx`, a transaction opened on this database by other means (the
+   * synchronous PostgreSQL client's, while stores still use it): this database's queries and
+   * transactions inside `fn` join `tx`. Inside, await only store calls (they settle without
+   * yielding to I/O), so no other caller's statement runs in `tx`.
+   */
+  within<T>(tx: SqlQueries, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** The open transaction the running code is inside, and how deeply nested (for savepoint names). */
+interface Open {
+  tx: SqlQueries;
+  depth: number;
+}
+
+/**
+ * An SqlDb from an adapter's parts: `direct` (queries outside any transaction) and `begin` (a
+ * top-level transaction). The transaction scope is an AsyncLocalStorage, not a `tx` argument on
+ * every store method: a store's methods stay the port's, a store never needs to know whether a
+ * caller opened a transaction around it, and an import spans stores by opening one and calling
+ * them as usual. On SQLite this also keeps a store from queueing on the mutex its own
+ * transaction holds (it would wait for itself).
+ */
+export function scopedSqlDb(parts: {
+  dialect: SqlDb['dialect'];
+  direct: SqlQueries;
+  begin<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}): SqlDb {
+  const scope = new AsyncLocalStorage<Open>();
+  const on = (): SqlQueries => scope.getStore()?.tx ?? parts.direct;
+  return {
+    dialect: parts.dialect,
+    all: (q) => on().all(q),
+    one: (q) => on().one(q),
+    run: (q) => on().run(q),
+    transaction(fn) {
+      const open = scope.getStore();
+      if (!open) return parts.begin((tx) => scope.run({ tx, depth: 0 }, () => fn(tx)));
+      const depth = open.depth + 1;
+      return scope.run({ tx: open.tx, depth }, () => savepoint(open.tx, `tx_sp${depth}`, () => fn(open.tx)));
+    },
+    within: (tx, fn) => scope.run({ tx, depth: 0 }, fn),
+    close: parts.close,
+  };
+}
+
+/** `fn` inside a savepoint of `tx`: undone alone when it throws, kept with `tx` when it resolves. */
+async function savepoint<T>(tx: SqlQueries, name: string, fn: () => Promise<T>): Promise<T> {
+  await tx.run(sql`SAVEPOINT ${sql.raw(name)}`);
+  try {
+    const out = await fn();
+    await tx.run(sql`RELEASE SAVEPOINT ${sql.raw(name)}`);
+    return out;
+  } catch (e) {
+    await tx.run(sql`ROLLBACK TO SAVEPOINT ${sql.raw(name)}`).catch(() => {
+      // the enclosing transaction is failing anyway
+    });
+    throw e;
+  }
 }
 
 /**

@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, type TestContext, test } from 'node:test';
+import Database from 'better-sqlite3';
 import type { Engine } from '../../src/app/engine.js';
 import type { BackendKind } from '../../src/ports/stores.js';
+import { parseDatabaseUrl } from '../../src/storage/postgres/open.js';
+import { connectPgSync } from '../../src/storage/postgres/sync-client.js';
 import { BACKENDS, backendHome, POSTGRES } from '../support/backends.js';
 import type { TempHome } from '../support/home.js';
 import { populate } from '../support/knowledge-fixture.js';
@@ -118,6 +121,57 @@ for (const b of BACKENDS) {
       }).messages_added,
       0,
     );
+  });
+}
+
+/** Run `text` on the home's own database, beside its engine (a real second connection). */
+function onDatabase(h: TempHome & { e: Engine }, kind: BackendKind, text: string): void {
+  if (kind === 'sqlite') {
+    const db = new Database(h.e.stores.location);
+    try {
+      db.exec(text);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const { url, schema } = parseDatabaseUrl(h.env.TAPEDECK_DATABASE_URL!);
+  const pg = connectPgSync(url, { searchPath: schema });
+  try {
+    pg.exec(text);
+  } finally {
+    pg.close();
+  }
+}
+
+const REFUSE_RULES = {
+  sqlite: `CREATE TRIGGER refuse_rules BEFORE INSERT ON rules BEGIN SELECT RAISE(ABORT, 'rules refused'); END;`,
+  postgres: `CREATE FUNCTION refuse_rules() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'rules refused'; END $$;
+    CREATE TRIGGER refuse_rules BEFORE INSERT ON rules FOR EACH ROW EXECUTE FUNCTION refuse_rules();`,
+};
+const ALLOW_RULES = {
+  sqlite: 'DROP TRIGGER refuse_rules;',
+  postgres: 'DROP TRIGGER refuse_rules ON rules; DROP FUNCTION refuse_rules();',
+};
+
+for (const b of BACKENDS) {
+  test(`an import whose last write (the rules) fails leaves nothing behind, then imports whole (${b.name})`, {
+    skip: b.skip,
+  }, async (t) => {
+    const { dir } = await populatedExport(b.name, countedIds(t));
+    const c = home(b.name);
+    assert.deepEqual((await c.e.rules.list()).rules, []); // opens the store: the tables exist
+    onDatabase(c, b.name, REFUSE_RULES[b.name]);
+    await assert.rejects(c.e.portability.import(dir), /rules refused/);
+    // Nothing of the memories, skills, wiki, threads or working memory written before the rules stayed.
+    const dry = await c.e.portability.import(dir, { dryRun: true });
+    assert.deepEqual(dry.created, EXPECTED_CREATED);
+    assert.deepEqual(dry.conflicts, []);
+    onDatabase(c, b.name, ALLOW_RULES[b.name]);
+    const done = await c.e.portability.import(dir);
+    assert.deepEqual(done.created, EXPECTED_CREATED);
+    assert.deepEqual(done.conflicts, []);
   });
 }
 

@@ -141,7 +141,7 @@ export async function populate(e: Engine): Promise<Fixture> {
   e.wiki.remove('scratch.md');
   e.wiki.write('notes.md', '# Work notes\n', { space: 'work' });
 
-  e.workingMemory.edit({
+  await e.workingMemory.edit({
     section: 'open-loops',
     text: '- migrate the invoices table <tapedeck://thread/chat-42#2>',
   });

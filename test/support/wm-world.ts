@@ -10,8 +10,6 @@ import {
   createWorkingMemoryService,
   type WorkingMemoryService,
 } from '../../src/services/working-memory/index.js';
-import { openDatabase } from '../../src/storage/sqlite/open.js';
-import { createSqliteWorkingMemoryStore } from '../../src/storage/sqlite/working-memory-store.js';
 import { type TempHome, tempHome } from './home.js';
 
 let seq = 0;
@@ -106,10 +104,9 @@ export function wmWorld(env: Record<string, string> = {}, config?: Record<string
   const h = tempHome(env);
   if (config) h.write('../tapedeck/config.json', JSON.stringify(config));
   const engine = createEngine(loadConfig({}, h.env));
-  const db = openDatabase(engine.config.dbPath);
   const clock = { now: Date.now() };
   const wm = createWorkingMemoryService({
-    store: createSqliteWorkingMemoryStore(db),
+    store: engine.stores.workingMemory,
     memories: engine.memories,
     threads: engine.store,
     spaces: createSpaceService({ envSpace: engine.config.space, mappings: engine.config.spaces }),
@@ -123,7 +120,6 @@ export function wmWorld(env: Record<string, string> = {}, config?: Record<string
     wm,
     clock,
     close() {
-      db.close();
       engine.close();
       h.cleanup();
     },

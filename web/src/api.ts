@@ -112,20 +112,23 @@ export interface Thread {
   agent: string;
   project: string | null;
   title: string | null;
-  startedAt?: string;
-  updatedAt?: string;
+  session_id: string;
+  started_at: string | null;
+  updated_at: string | null;
   source: string;
-  stepCount: number;
-  sourceGone?: { at: string; reason: string };
+  step_count: number;
+  parent_id: string | null;
+  source_gone: { at: string; reason: string } | null;
 }
+/** A step as the API sends it (the CLI's `show --json` naming). */
 export interface Step {
-  threadId: string;
+  thread: string;
   step: number;
   role: string;
   kind: string;
   text: string;
-  tool?: string;
-  target?: string;
+  tool: string | null;
+  target: string | null;
   timestamp: string | null;
   source: Source;
 }

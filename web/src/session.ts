@@ -212,18 +212,18 @@ export function renderSession(main: HTMLElement, rest: string[], params: URLSear
         { class: 'meta' },
         h('span', { class: `badge agent-${t.agent}` }, t.agent),
         h('span', { title: t.project ?? '' }, t.project ?? 'no project'),
-        h('span', {}, `${fmtTime(t.startedAt)} – ${fmtTime(t.updatedAt)}`),
-        h('span', {}, `${t.stepCount} steps`),
+        h('span', {}, `${fmtTime(t.started_at)} – ${fmtTime(t.updated_at)}`),
+        h('span', {}, `${t.step_count} steps`),
       ),
       h(
         'p',
         { class: 'muted' },
         h('code', { class: 'prov' }, t.source),
-        t.sourceGone
+        t.source_gone
           ? h(
               'span',
               { class: 'badge warn' },
-              ` file ${t.sourceGone.reason} ${fmtTime(t.sourceGone.at)} (kept here; tapedeck restore brings it back) `,
+              ` file ${t.source_gone.reason} ${fmtTime(t.source_gone.at)} (kept here; tapedeck restore brings it back) `,
             )
           : null,
         ' · ',

@@ -24,8 +24,8 @@ interface Doctor {
   problems: string[];
   issues: { total: number; recent: { path: string; line?: number; message: string; at: string }[] };
   stats: Record<string, unknown> & {
-    perAgent: Record<string, { threads: number; steps: number; files: number; lastUpdated: string | null }>;
-    dbBytes: number;
+    per_agent: Record<string, { threads: number; steps: number; files: number; last_updated: string | null }>;
+    db_bytes: number;
   };
   queue: Record<string, unknown> | null;
   archive?: Archive;
@@ -39,16 +39,16 @@ interface Archive {
   dir?: string;
   files?: number;
   bytes?: number;
-  originalBytes?: number;
+  original_bytes?: number;
 }
 interface Retention {
-  cleanupPeriodDays: number;
+  cleanup_period_days: number;
   configured: boolean;
   settings: string;
   sessions: number;
-  dueWithin7Days: number;
+  due_within_7_days: number;
   archived: number;
-  notArchived: string[];
+  not_archived: string[];
   problem?: string;
 }
 
@@ -57,8 +57,8 @@ const KNOWN_STATS = new Set([
   'steps',
   'files',
   'issues',
-  'perAgent',
-  'dbBytes',
+  'per_agent',
+  'db_bytes',
   'path',
   'backend',
 ]);
@@ -70,7 +70,7 @@ export function renderStatus(main: HTMLElement): Cleanup {
   put(main, h('h1', {}, 'Status'), box);
   Promise.all([get<Health>('/health'), get<Doctor>('/v1/doctor')])
     .then(([health, doc]) => {
-      const agents = Object.entries(doc.stats.perAgent);
+      const agents = Object.entries(doc.stats.per_agent);
       const extra = [
         ...Object.entries(doc.stats).filter(([k]) => !KNOWN_STATS.has(k)),
         ...Object.entries(doc).filter(([k]) => !KNOWN_DOCTOR.has(k)),
@@ -99,7 +99,7 @@ export function renderStatus(main: HTMLElement): Cleanup {
               {},
               `${health.store.backend} · `,
               h('code', {}, health.store.path),
-              ` · ${mb(doc.stats.dbBytes)}`,
+              ` · ${mb(doc.stats.db_bytes)}`,
             ),
             h('dt', {}, 'Indexed'),
             h(
@@ -148,7 +148,7 @@ export function renderStatus(main: HTMLElement): Cleanup {
                   h('td', {}, String(s.threads)),
                   h('td', {}, String(s.steps)),
                   h('td', {}, String(s.files)),
-                  h('td', {}, fmtTime(s.lastUpdated)),
+                  h('td', {}, fmtTime(s.last_updated)),
                 ),
               ),
             ),
@@ -216,24 +216,24 @@ function describe(v: unknown): string {
 
 function archiveText(a: Archive): string {
   if (!a.enabled) return 'off — a deleted transcript cannot be restored';
-  return `${a.files ?? 0} transcripts, ${mb(a.bytes ?? 0)} on disk (of ${mb(a.originalBytes ?? 0)})${a.dir ? ` in ${a.dir}` : ''}`;
+  return `${a.files ?? 0} transcripts, ${mb(a.bytes ?? 0)} on disk (of ${mb(a.original_bytes ?? 0)})${a.dir ? ` in ${a.dir}` : ''}`;
 }
 
 /** Claude Code deletes old sessions; say when, how many soon, and which are not archived (a warning). */
 function retentionView(r: Retention): HTMLElement {
-  const lost = r.notArchived.length;
+  const lost = r.not_archived.length;
   return h(
     'div',
     {},
-    `Deletes sessions after ${r.cleanupPeriodDays} days (${r.configured ? 'set' : 'default'} in `,
+    `Deletes sessions after ${r.cleanup_period_days} days (${r.configured ? 'set' : 'default'} in `,
     h('code', {}, r.settings),
-    `); ${r.dueWithin7Days} of ${r.sessions} due within 7 days, ${r.archived} of them archived.`,
+    `); ${r.due_within_7_days} of ${r.sessions} due within 7 days, ${r.archived} of them archived.`,
     lost ? h('p', { class: 'badge warn' }, `${lost} due session(s) are not archived and will be lost`) : null,
     lost
       ? h(
           'ul',
           { class: 'issues' },
-          r.notArchived.map((p) => h('li', {}, h('code', {}, p))),
+          r.not_archived.map((p) => h('li', {}, h('code', {}, p))),
         )
       : null,
     r.problem ? h('p', { class: 'badge warn' }, r.problem) : null,

@@ -27,7 +27,7 @@ const REMOTE_SERVICES = [
 ] as const;
 
 /** Services whose methods return promises: called with fetch, not through the blocking client. */
-const ASYNC_SERVICES = new Set<string>(['rules', 'keys']);
+const ASYNC_SERVICES = new Set<string>(['rules', 'keys', 'workingMemory']);
 
 export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');

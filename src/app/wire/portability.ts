@@ -27,7 +27,7 @@ export function wirePortability(ctx: KnowledgeContext, deps: WithContext): Porta
       version: VERSION,
       transaction: {
         read: (fn) => ctx.stores.transaction(fn, 'read'),
-        write: (fn) => ctx.stores.transaction(fn, 'write'),
+        write: (fn) => ctx.stores.writeAll(fn),
       },
     }));
   return {

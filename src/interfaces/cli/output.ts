@@ -4,7 +4,7 @@
  * command, 2 for bad usage.
  */
 import { isTapedeckError } from '../../core/errors.js';
-import { toJsonDocument } from './json-document.js';
+import { toJsonDocument } from '../json-document.js';
 
 // `tapedeck threads | head`: the reader went away; stop quietly instead of a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -59,7 +59,7 @@ async function indexOnServer(s: HookSettings, item: QueueItem): Promise<Saved | 
       agent: item.agent,
       target: 'server',
       how: 'index',
-      messages: t.body?.thread?.stepCount,
+      messages: t.body?.thread?.step_count,
     };
   if (t.status === 200) return null;
   if (t.status === 404) return null;

@@ -67,6 +67,12 @@ function hasQueueFiles(p: HookPaths): boolean {
   return false;
 }
 
+/**
+ * Milliseconds since the process started, as performance.now() counts them: the global
+ * `performance` loads perf_hooks on first use (~1 ms of a hook's start), process.uptime() is there.
+ */
+const sinceStart = () => process.uptime() * 1000;
+
 function finish(code = 0): never {
   process.exit(code);
 }
@@ -97,7 +103,7 @@ export async function runHook(argv: string[]): Promise<void> {
     const probe = readInput(agent, args.event, '', process.env);
     fallback = safeDefault(probe);
     const budget = Number(process.env.TAPEDECK_HOOK_BUDGET_MS) || BUDGET_MS[probe.action];
-    const remaining = () => budget - performance.now();
+    const remaining = () => budget - sinceStart();
     const outOfTime = () => {
       log('warn', `the ${budget} ms budget ran out; answered with the safe default`);
       emit(fallback);
@@ -132,7 +138,7 @@ export async function runHook(argv: string[]): Promise<void> {
           : found;
         log(
           'info',
-          `context from ${ctx.origin}${ctx.text ? '' : ' (nothing to inject)'} in ${Math.round(performance.now())} ms`,
+          `context from ${ctx.origin}${ctx.text ? '' : ' (nothing to inject)'} in ${Math.round(sinceStart())} ms`,
         );
         // Only when something is queued or set aside: the common start loads neither module.
         const pending = hasQueueFiles(settings.paths);

@@ -4,7 +4,6 @@
  * waits for indexing or the network; the queued file is the durable record until the worker has
  * saved the session through the first tier that works (server, else local store) — see worker.ts.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { packagePath } from '../../app/package-path.js';
 import { OWNER_DIR, OWNER_FILE } from '../../core/owner-only.js';
@@ -15,6 +14,7 @@ import { lockOwner } from './lock.js';
 import type { Logger } from './log.js';
 import { enqueue, newItem, scanQueue } from './queue.js';
 import type { HookSettings } from './settings.js';
+import { spawnDetached } from './spawn-detached.js';
 import { recordError } from './state.js';
 
 /** bin/tapedeck.js of this installation. */
@@ -84,18 +84,12 @@ export function kickWorker(s: HookSettings, log: Logger, { fresh = false } = {})
   }
   try {
     mkdirSync(s.paths.dir, { recursive: true, mode: OWNER_DIR });
-    const child = spawn(
+    const child = spawnDetached(
       process.execPath,
       [TAPEDECK_BIN, 'queue', 'flush', '--from-hook', '--home', s.tapedeckHome],
-      {
-        detached: true,
-        stdio: 'ignore',
-        env: { ...s.env } as NodeJS.ProcessEnv,
-        windowsHide: true,
-      },
+      s.env,
+      (e) => log('error', `could not start the queue worker: ${e.message}`),
     );
-    child.on('error', (e) => log('error', `could not start the queue worker: ${e.message}`));
-    child.unref();
     writeFileSync(s.paths.spawned, String(child.pid ?? ''), { mode: OWNER_FILE });
     return true;
   } catch (e) {

@@ -4,18 +4,18 @@
  * it; until it finishes the agent reads the local copies (each replaced whole, by a rename).
  * Nothing starts when the workspace has no `.agents/skills` folder.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { packagePath } from '../../app/package-path.js';
 import type { Logger } from './log.js';
 import type { HookSettings } from './settings.js';
+import { spawnDetached } from './spawn-detached.js';
 
 export function kickSkillSync(s: HookSettings, workspace: string | undefined, log: Logger): boolean {
   if (!workspace || s.env.TAPEDECK_HOOK_NO_SKILL_SYNC === '1') return false;
   if (!existsSync(join(workspace, '.agents', 'skills'))) return false;
   try {
-    const child = spawn(
+    spawnDetached(
       process.execPath,
       // Not save.ts's TAPEDECK_BIN: that module loads the queue, which a session start does not need.
       [
@@ -28,10 +28,9 @@ export function kickSkillSync(s: HookSettings, workspace: string | undefined, lo
         '--home',
         s.tapedeckHome,
       ],
-      { detached: true, stdio: 'ignore', env: { ...s.env } as NodeJS.ProcessEnv, windowsHide: true },
+      s.env,
+      (e) => log('error', `could not start the skill sync: ${e.message}`),
     );
-    child.on('error', (e) => log('error', `could not start the skill sync: ${e.message}`));
-    child.unref();
     log('info', `skill sync started for ${workspace}`);
     return true;
   } catch (e) {

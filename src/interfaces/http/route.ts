@@ -10,13 +10,14 @@ import type { Engine } from '../../app/engine.js';
 import type { Access } from '../../app/scoped-engine.js';
 import { type KeyScope, scopeAllows } from '../../core/api-keys.js';
 import { invalidInput, TapedeckError } from '../../core/errors.js';
+import { toJsonDocument } from '../json-document.js';
 import { readJson } from './body.js';
 import type { HttpEnv } from './env.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 // biome-ignore lint/suspicious/noExplicitAny: a route's schemas are any zod object
-type AnyObject = z.ZodObject<any>;
+export type AnyObject = z.ZodObject<any>;
 
 export interface RouteInput<P, Q, B> {
   c: Context<HttpEnv>;
@@ -51,6 +52,13 @@ export interface RouteSpec<
   status?: ContentfulStatusCode;
   /** What the success response holds (for the document). */
   returns?: string;
+  /**
+   * `as-is`: the answer is sent exactly as the handler builds it — the services' own values for
+   * `/v1/rpc` (the remote client rebuilds domain objects from them), another API's wire shape for
+   * the compatibility routes. Default: the one JSON naming of
+   * json-document.ts (snake_case, a thread as `thread`, empty fields `null`), as the CLI prints.
+   */
+  wire?: 'as-is';
   handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => unknown | Promise<unknown>;
 }
 
@@ -123,6 +131,7 @@ export function addRoute<P extends AnyObject, Q extends AnyObject, B extends z.Z
       body: body as z.output<B>,
     });
     if (out instanceof Response) return out;
-    return c.json(out as object, spec.status ?? 200);
+    const doc = spec.wire === 'as-is' ? out : toJsonDocument(out);
+    return c.json(doc as object, spec.status ?? 200);
   });
 }

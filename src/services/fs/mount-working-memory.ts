@@ -3,7 +3,8 @@
  * it) and `YYYY-MM-DD.md` for the days with a stored briefing. Writing a day's file is a person's
  * edit: each `## Section` whose text differs from what is shown becomes that section's edit, and
  * survives regeneration of the others (the working-memory service's rule). Not removable: `tapedeck
- * wm refresh --reset <section>` drops an edit.
+ * wm refresh --reset <section>` drops an edit. The store is async, so a file's briefing is read
+ * when the file is resolved (the folder's, when the folder is: a listing is synchronous).
  */
 import { parseQuery } from '../../core/query.js';
 import type { KnowledgeCatalog } from '../../ports/knowledge-catalog.js';
@@ -29,7 +30,7 @@ export function createWorkingMemoryMount({
   const today = () => new Date(now()).toISOString().slice(0, 10);
 
   /** A past day's stored briefing is shown as kept; today's is brought up to date first. */
-  function briefing(day: string, scope: FsScope): WorkingMemory {
+  function briefing(day: string, scope: FsScope): Promise<WorkingMemory> {
     const stored = catalog.workingMemoryDays(resolveSpace(scope)).includes(day);
     return workingMemory.read({
       ...scope,
@@ -38,36 +39,27 @@ export function createWorkingMemoryMount({
     });
   }
 
-  function file(name: string, day: string, scope: FsScope): FsFile {
-    let wm: WorkingMemory | undefined;
-    const get = () => {
-      wm ??= briefing(day, scope);
-      return wm;
-    };
+  async function file(name: string, day: string, scope: FsScope): Promise<FsFile> {
+    const w = await briefing(day, scope);
     return {
       kind: 'file',
       name,
       path: at([name]),
       canonical: name === 'today.md' ? at([`${day}.md`]) : undefined,
       title: `Working memory ${day}`,
-      get updated_at() {
-        return get().generated_at;
-      },
+      updated_at: w.generated_at,
       link: `tapedeck://fs${at([name])}`,
       writable: true,
       size: null,
-      get info() {
-        const w = get();
-        return {
-          date: w.date,
-          space: w.space,
-          edited: w.sections
-            .filter((s) => s.edited)
-            .map((s) => s.name)
-            .join(', '),
-        };
+      info: {
+        date: w.date,
+        space: w.space,
+        edited: w.sections
+          .filter((s) => s.edited)
+          .map((s) => s.name)
+          .join(', '),
       },
-      read: () => get().markdown,
+      read: () => w.markdown,
     } as FsFile;
   }
 
@@ -83,12 +75,15 @@ export function createWorkingMemoryMount({
     writable:
       '/working-memory/today.md or /working-memory/YYYY-MM-DD.md (edit sections; edits survive regeneration)',
 
-    resolve(segments, scope): FsNode | undefined {
-      if (segments.length === 0)
-        return staticDir({ path: at([]), name: 'working-memory', writable: false }, () => {
-          const days = catalog.workingMemoryDays(resolveSpace(scope)).filter((d) => d !== today());
-          return [file('today.md', today(), scope), ...days.map((d) => file(`${d}.md`, d, scope))];
-        });
+    async resolve(segments, scope): Promise<FsNode | undefined> {
+      if (segments.length === 0) {
+        const days = catalog.workingMemoryDays(resolveSpace(scope)).filter((d) => d !== today());
+        const files = await Promise.all([
+          file('today.md', today(), scope),
+          ...days.map((d) => file(`${d}.md`, d, scope)),
+        ]);
+        return staticDir({ path: at([]), name: 'working-memory', writable: false }, () => files);
+      }
       if (segments.length !== 1) return undefined;
       const day = dayOf(segments[0]);
       if (!day) return undefined;
@@ -101,13 +96,13 @@ export function createWorkingMemoryMount({
       return file(segments[0], day, scope);
     },
 
-    write(segments, content, scope) {
+    async write(segments, content, scope) {
       const day = segments.length === 1 ? dayOf(segments[0]) : null;
       if (!day)
         throw forbidden(
           `${at(segments)} cannot be written: write /working-memory/today.md or /working-memory/YYYY-MM-DD.md`,
         );
-      const r = workingMemory.edit({ ...scope, date: day, text: content });
+      const r = await workingMemory.edit({ ...scope, date: day, text: content });
       const path = at(segments);
       return {
         path,
@@ -120,14 +115,14 @@ export function createWorkingMemoryMount({
       };
     },
 
-    recall(query, segments, scope, limit) {
+    async recall(query, segments, scope, limit) {
       const words = parseQuery(query)
         .terms.map((t) => t.text.toLowerCase())
         .filter(Boolean);
       if (words.length === 0) return [];
       const day = segments.length === 1 ? dayOf(segments[0]) : today();
       if (!day) return [];
-      const wm = briefing(day, scope);
+      const wm = await briefing(day, scope);
       return wm.markdown
         .split('\n')
         .map((line, i) => ({

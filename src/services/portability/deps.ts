@@ -16,8 +16,11 @@ import type { SpaceService } from '../spaces.js';
 export interface Transactions {
   /** Run `fn` in one read transaction: a consistent snapshot. */
   read<T>(fn: () => T): T;
-  /** Run `fn` in one IMMEDIATE transaction; the stores' own writes inside it join it. */
-  write<T>(fn: () => T): T;
+  /**
+   * Run `fn` in one write transaction spanning every store (Stores.writeAll): the stores' own
+   * writes inside it, sync or async, join it. Inside, await only store calls.
+   */
+  write<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface PortabilityDeps {

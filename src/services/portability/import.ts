@@ -197,20 +197,17 @@ export async function runImport(
     }
   };
 
-  const apply = () =>
-    deps.transaction.write(() => {
-      plan();
-      if (!opts.dryRun) restore(deps, created);
-    });
-  if (opts.dryRun) apply();
-  // The rules' transaction holds the rest: on SQLite one transaction (the rest joins it as a
-  // savepoint), on PostgreSQL the rest commits first and the rules follow; a failure before
-  // that leaves nothing behind.
-  else
-    await deps.rules.write(async (w) => {
-      apply();
-      for (const r of created.rules) await w.put(r);
-    });
+  // One transaction spanning the stores: a failure anywhere, the rules last included, leaves
+  // nothing behind on either backend.
+  await deps.transaction.write(async () => {
+    plan();
+    if (opts.dryRun) return;
+    await restore(deps, created);
+    if (created.rules.length > 0)
+      await deps.rules.write(async (w) => {
+        for (const r of created.rules) await w.put(r);
+      });
+  });
   return {
     dir: resolve(dir),
     dry_run: !!opts.dryRun,

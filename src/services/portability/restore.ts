@@ -1,8 +1,8 @@
 /**
  * Writing an import's new records through each domain's store, ids, versions and timestamps as
  * they were exported. Runs inside the import's one transaction (the stores' own transactions
- * join it), so a failure anywhere leaves nothing behind. Rules are written by the import itself,
- * through the async rule store (import.ts).
+ * join it, the async ones through storage/sql.ts's scope), so a failure anywhere leaves nothing
+ * behind. Rules are written by the import itself, through the async rule store (import.ts).
  */
 import { memoryLink, threadLink } from '../../core/memory.js';
 import type { Rule } from '../../core/rules.js';
@@ -27,7 +27,7 @@ export interface NewRecords {
   workingMemory: Bundle['workingMemory'];
 }
 
-export function restore(deps: PortabilityDeps, created: NewRecords): void {
+export async function restore(deps: PortabilityDeps, created: NewRecords): Promise<void> {
   deps.memories.write((w) => {
     for (const m of created.memories)
       w.insert({
@@ -99,7 +99,7 @@ export function restore(deps: PortabilityDeps, created: NewRecords): void {
   });
   for (const t of created.threads) restoreThread(deps, t);
   for (const e of created.workingMemory)
-    deps.workingMemory.setEdit(e.space, e.day, e.section as WmSectionName, e.edit, e.edited_at);
+    await deps.workingMemory.setEdit(e.space, e.day, e.section as WmSectionName, e.edit, e.edited_at);
 }
 
 function restoreThread(deps: PortabilityDeps, lines: ThreadLine[]): void {

@@ -73,15 +73,19 @@ export interface WorkingMemory {
 
 export interface WorkingMemoryService {
   /** Today's (or `date`'s) briefing, regenerated first when stale (unless `regenerate: false`). */
-  read(input?: WmScope & { regenerate?: boolean }): WorkingMemory;
+  read(input?: WmScope & { regenerate?: boolean }): Promise<WorkingMemory>;
   /** Regenerate now; `reset` drops a person's edits of those sections (`all` for every one). */
-  refresh(input?: WmScope & { reset?: string | string[] }): WorkingMemory & { reset: WmSectionName[] };
+  refresh(
+    input?: WmScope & { reset?: string | string[] },
+  ): Promise<WorkingMemory & { reset: WmSectionName[] }>;
   /**
    * A person's edit. With `section`, `text` is that section's new body. Without, `text` is a
    * briefing in Markdown: each `## Heading` section whose body differs from what is shown becomes
    * an edit (one equal to the generated text drops the edit). Other sections are untouched.
    */
-  edit(input: WmScope & { section?: string; text: string }): WorkingMemory & { changed: WmSectionName[] };
+  edit(
+    input: WmScope & { section?: string; text: string },
+  ): Promise<WorkingMemory & { changed: WmSectionName[] }>;
   /** The age after which a stored briefing is regenerated anyway. */
   readonly maxAgeMinutes: number;
 }
@@ -128,8 +132,8 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
     return { space, day: raw };
   }
 
-  const fingerprint = (space: string, day: string) =>
-    `v${GENERATOR_VERSION}|${mappingKey}|${store.fingerprint(space, windowOf(day).start)}`;
+  const fingerprint = async (space: string, day: string) =>
+    `v${GENERATOR_VERSION}|${mappingKey}|${await store.fingerprint(space, windowOf(day).start)}`;
 
   function view(b: StoredBriefing, stale: boolean, regenerated: RegenerationCause | null): WorkingMemory {
     const sections = WM_SECTIONS.map((name): WmSectionView => {
@@ -157,20 +161,20 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
     };
   }
 
-  function regenerate(
+  async function regenerate(
     space: string,
     day: string,
     cause: RegenerationCause,
     old?: StoredBriefing,
-  ): WorkingMemory {
-    const fp = fingerprint(space, day);
+  ): Promise<WorkingMemory> {
+    const fp = await fingerprint(space, day);
     const generatedAt = iso();
     const sections = generate(space, day);
     const fresh = { space, day, fingerprint: fp, generatedAt, sections };
     if (store.writable) {
-      store.saveGenerated(fresh);
+      await store.saveGenerated(fresh);
       // Read back: an edit saved by someone else meanwhile is part of the answer.
-      return view(store.get(space, day)!, false, cause);
+      return view((await store.get(space, day))!, false, cause);
     }
     // A read-only database: answer with a fresh briefing (and the edits it has) without keeping it.
     const edits = new Map(old?.sections.map((s) => [s.section, s]));
@@ -189,17 +193,21 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
     );
   }
 
-  function staleness(b: StoredBriefing | undefined, space: string, day: string): RegenerationCause | null {
+  async function staleness(
+    b: StoredBriefing | undefined,
+    space: string,
+    day: string,
+  ): Promise<RegenerationCause | null> {
     if (!b) return 'new';
-    if (b.fingerprint !== fingerprint(space, day)) return 'store-changed';
+    if (b.fingerprint !== (await fingerprint(space, day))) return 'store-changed';
     if (now() - Date.parse(b.generatedAt) > maxAgeMinutes * 60_000) return 'expired';
     return null;
   }
 
-  function read(input: WmScope & { regenerate?: boolean } = {}): WorkingMemory {
+  async function read(input: WmScope & { regenerate?: boolean } = {}): Promise<WorkingMemory> {
     const { space, day } = scope(input);
-    const stored = store.get(space, day);
-    const cause = staleness(stored, space, day);
+    const stored = await store.get(space, day);
+    const cause = await staleness(stored, space, day);
     if (!cause) return view(stored!, false, null);
     if (stored && input.regenerate === false) return view(stored, true, null);
     return regenerate(space, day, cause, stored);
@@ -230,7 +238,7 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
     maxAgeMinutes,
     read,
 
-    refresh(input = {}) {
+    async refresh(input = {}) {
       const { space, day } = scope(input);
       const asked = (Array.isArray(input.reset) ? input.reset : input.reset ? [input.reset] : []).flatMap(
         (r) => String(r).split(','),
@@ -239,11 +247,11 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
         ? [...WM_SECTIONS]
         : [...new Set(asked.filter((r) => r.trim()).map(sectionOf))];
       const at = iso();
-      for (const s of reset) store.setEdit(space, day, s, null, at);
-      return { ...regenerate(space, day, 'refresh', store.get(space, day)), reset };
+      for (const s of reset) await store.setEdit(space, day, s, null, at);
+      return { ...(await regenerate(space, day, 'refresh', await store.get(space, day))), reset };
     },
 
-    edit(input) {
+    async edit(input) {
       const { space, day } = scope(input);
       let wanted: Map<WmSectionName, string>;
       const whole = input.section === undefined || input.section === '';
@@ -262,7 +270,7 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
           throw invalidInput('The edited briefing is empty');
         wanted = new Map([...parseSections(input.text)].map(([s, body]) => [s, cleanBody(body, s)]));
       }
-      const current = read({ date: day, space });
+      const current = await read({ date: day, space });
       const at = iso();
       const changed: WmSectionName[] = [];
       for (const [section, body] of wanted) {
@@ -270,12 +278,12 @@ export function createWorkingMemoryService(deps: WorkingMemoryDeps): WorkingMemo
         if (whole && body === shown.markdown) continue;
         const generated = renderGenerated(
           section,
-          store.get(space, day)?.sections.find((s) => s.section === section)?.items ?? [],
+          (await store.get(space, day))?.sections.find((s) => s.section === section)?.items ?? [],
         );
         const next = whole && body === generated ? null : body;
-        if (store.setEdit(space, day, section, next, at)) changed.push(section);
+        if (await store.setEdit(space, day, section, next, at)) changed.push(section);
       }
-      return { ...view(store.get(space, day)!, false, current.regenerated), changed };
+      return { ...view((await store.get(space, day))!, false, current.regenerated), changed };
     },
   };
 }

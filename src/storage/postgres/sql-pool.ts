@@ -6,10 +6,10 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { TapedeckError } from '../../core/errors.js';
-import { compile, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import { compile, type Sql, type SqlDb, type SqlQueries, scopedSqlDb } from '../sql.js';
 import { connectionTrouble } from './connection-trouble.js';
 import { UNIQUE_VIOLATION, unstorableText } from './skill-wiki-guard.js';
-import { redactUrl } from './sync-client.js';
+import { type PgSync, redactUrl } from './sync-client.js';
 
 export interface PgPoolOptions {
   /** The schema unqualified names resolve in (then public). */
@@ -77,11 +77,10 @@ export function createPgSqlDb(
     };
     return queries;
   };
-  const direct = on(async (text, params) => (await open()).query(text, params));
-  return {
+  return scopedSqlDb({
     dialect: 'postgres',
-    ...direct,
-    async transaction(fn) {
+    direct: on(async (text, params) => (await open()).query(text, params)),
+    async begin(fn) {
       let client: PoolClient;
       try {
         client = await (await open()).connect();
@@ -109,5 +108,27 @@ export function createPgSqlDb(
       pool = undefined;
       if (p) await (await p).end();
     },
+  });
+}
+
+/**
+ * The synchronous client's connection as SqlQueries, for `SqlDb.within` while some stores still
+ * use that client: an import's rules (async store) then commit in the same transaction as its
+ * memories, skills and threads (synchronous stores). Each call settles at once. Errors are
+ * mapped as the pool maps them.
+ */
+export function syncQueries(pg: PgSync): SqlQueries {
+  const exec = <T>(q: Sql, read: (text: string, params: unknown[]) => T): Promise<T> => {
+    const { text, params } = compile(q, (n) => `$${n}`);
+    try {
+      return Promise.resolve(read(text, params));
+    } catch (e) {
+      return Promise.reject(mapError(e, pg.label));
+    }
+  };
+  return {
+    all: <T>(q: Sql) => exec(q, (text, params) => pg.query<T>(text, params)),
+    one: <T>(q: Sql) => exec(q, (text, params) => pg.one<T>(text, params)),
+    run: (q: Sql) => exec(q, (text, params) => pg.run(text, params)),
   };
 }

@@ -6,16 +6,16 @@ import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
 import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
 import { createPgSavedThreadStore } from './saved-thread-store.js';
 import { createPgSkillsStore } from './skills-store.js';
-import { createPgSqlDb } from './sql-pool.js';
+import { createPgSqlDb, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
 import { createPgWikiStore } from './wiki-store.js';
-import { createPgWorkingMemoryStore } from './working-memory-store.js';
 
 export function openPostgresStores(url: string, options: PgSyncOptions = {}): Stores {
   const db = openPg(url, options);
@@ -32,11 +32,14 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     skills: () => createPgSkillsStore(db),
     wiki: () => createPgWikiStore(db),
     saved: () => createPgSavedThreadStore(db),
-    workingMemory: () => createPgWorkingMemoryStore(db),
+    workingMemory: () => createWorkingMemoryStore(pool),
     contextBundle: () => createContextBundleStore(pool),
     keys: () => createKeyStore(pool),
     catalog: () => createPgKnowledgeCatalog(db),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
+    // Until every store is on the pool, the spanning transaction is the synchronous client's, and
+    // the pool's stores join it (storage/sql.ts `within`): one connection, one commit.
+    writeAll: (fn) => db.pg.transactionAsync(() => pool.within(syncQueries(db.pg), fn), 'write'),
     remask: () => {
       throw new TapedeckError(
         'UNSUPPORTED',

@@ -42,6 +42,12 @@ export interface PgSync {
    * `read` sees one snapshot throughout; `read-write` writes without the store lock (schema setup).
    */
   transaction<T>(fn: () => T, mode?: TxMode): T;
+  /**
+   * A top-level transaction around async `fn` (the async stores joined to it through
+   * `SqlDb.within`). Inside, await only store calls: they settle without yielding to I/O, so no
+   * other caller's statement lands on this connection while the transaction is open.
+   */
+  transactionAsync<T>(fn: () => Promise<T>, mode?: TxMode): Promise<T>;
   readonly inTransaction: boolean;
   close(): void;
 }
@@ -133,6 +139,23 @@ export function connectPgSync(
     throw new PgError(message, code ?? '');
   };
 
+  /** A top-level transaction's start: a write one takes the store-wide lock first. */
+  const begin = (mode: TxMode) => {
+    send({
+      op: 'query',
+      sql: mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN',
+    });
+    depth = 1;
+    if (mode === 'write') send({ op: 'query', sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` });
+  };
+  const rollback = () => {
+    try {
+      call({ op: 'query', sql: 'ROLLBACK' });
+    } catch {
+      // a lost connection rolls back by itself
+    }
+  };
+
   const client: PgSync = {
     label,
     query: <T>(sql: string, params?: unknown[], name?: string) =>
@@ -162,22 +185,27 @@ export function connectPgSync(
           depth--;
         }
       }
-      send({
-        op: 'query',
-        sql: mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN',
-      });
-      depth = 1;
       try {
-        if (mode === 'write') send({ op: 'query', sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` });
+        begin(mode);
         const out = fn();
         send({ op: 'query', sql: 'COMMIT' });
         return out;
       } catch (e) {
-        try {
-          call({ op: 'query', sql: 'ROLLBACK' });
-        } catch {
-          // a lost connection rolls back by itself
-        }
+        rollback();
+        throw e;
+      } finally {
+        depth = 0;
+      }
+    },
+    async transactionAsync<T>(fn: () => Promise<T>, mode: TxMode = 'write'): Promise<T> {
+      if (depth > 0) throw new Error('transactionAsync opens a transaction; it cannot nest');
+      try {
+        begin(mode);
+        const out = await fn();
+        send({ op: 'query', sql: 'COMMIT' });
+        return out;
+      } catch (e) {
+        rollback();
         throw e;
       } finally {
         depth = 0;

@@ -9,15 +9,9 @@
  */
 import { TapedeckError } from '../../core/errors.js';
 import type { ParsedQuery } from '../../core/query.js';
-import type { AgentId, Role, StepKind } from '../../core/types.js';
-import type {
-  IssueRecord,
-  SourceGoneReason,
-  StepRecord,
-  StoreStats,
-  ThreadRecord,
-  TranscriptStore,
-} from '../../ports/transcript-store.js';
+import type { AgentId } from '../../core/types.js';
+import type { IssueRecord, StepRecord, StoreStats, TranscriptStore } from '../../ports/transcript-store.js';
+import { type StepColumns, type ThreadRow, toStep, toThread } from '../transcript-rows.js';
 import type { PgStore } from './open.js';
 import { createPgRetriever, filterWhere } from './transcript-retrieval.js';
 import { createPgTranscriptWriter } from './transcript-writer.js';
@@ -39,66 +33,12 @@ const CLEAN_MIN_ROWS = 500;
 /** The tables this store owns (for the size in stats). */
 const TABLES = ['threads', 'steps', 'files', 'issues', 'term_df', 'transcript_version'];
 
-interface ThreadRow {
-  tid: number;
-  id: string;
-  agent: AgentId;
-  session_id: string;
-  project: string | null;
-  title: string | null;
-  started_at: string | null;
-  updated_at: string | null;
-  source: string;
-  parent_id: string | null;
-  space: string;
-  step_count: number;
-  source_gone_at: string | null;
-  source_gone: SourceGoneReason | null;
-}
-
-interface StepRow {
+interface StepRow extends StepColumns {
   thread_id: string;
   source: string;
-  seq: number;
-  step: number;
-  role: Role;
-  kind: StepKind;
-  text: string;
-  tool: string | null;
-  target: string | null;
-  ts: string | null;
-  line: number;
 }
 
-const toThread = (r: ThreadRow): ThreadRecord => ({
-  id: r.id,
-  agent: r.agent,
-  sessionId: r.session_id,
-  project: r.project ?? undefined,
-  title: r.title ?? undefined,
-  startedAt: r.started_at ?? undefined,
-  updatedAt: r.updated_at ?? undefined,
-  source: r.source,
-  parentId: r.parent_id ?? undefined,
-  space: r.space,
-  stepCount: r.step_count,
-  ...(r.source_gone_at && r.source_gone
-    ? { sourceGone: { at: r.source_gone_at, reason: r.source_gone } }
-    : {}),
-});
-
-const toStep = (r: StepRow): StepRecord => ({
-  threadId: r.thread_id,
-  step: r.step,
-  ...(r.seq !== r.step ? { seq: r.seq } : {}),
-  role: r.role,
-  kind: r.kind,
-  text: r.text,
-  tool: r.tool ?? undefined,
-  target: r.target ?? undefined,
-  timestamp: r.ts ?? undefined,
-  source: { path: r.source, line: r.line },
-});
+const rowToStep = (r: StepRow): StepRecord => toStep(r, r.thread_id, r.source);
 
 /** A LIMIT/OFFSET value: SQLite reads a negative LIMIT as "no limit", PostgreSQL refuses it. */
 const bound = (n: number): number | null =>
@@ -205,7 +145,7 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
               [threadId, last.step, last.seq],
             ),
           );
-        return rows.map(toStep);
+        return rows.map(rowToStep);
       });
     },
     stepWindow(threadId, step, before, after) {
@@ -227,7 +167,7 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
           [threadId, at, Math.max(0, before - 1), Math.max(0, after), before > 0, after >= 0],
         ),
       );
-      return rows.map(toStep);
+      return rows.map(rowToStep);
     },
     listThreads(filters, limit, offset) {
       const params: unknown[] = [];

@@ -7,7 +7,7 @@
  * I/O, so no synchronous store ever runs inside one half-done.
  */
 import { TapedeckError } from '../../core/errors.js';
-import { compile, createMutex, type Sql, type SqlDb, type SqlQueries } from '../sql.js';
+import { compile, createMutex, type Sql, type SqlDb, type SqlQueries, scopedSqlDb } from '../sql.js';
 import type { Statement } from './lazy-statements.js';
 import { type Db, mapSqliteError } from './open.js';
 
@@ -54,12 +54,14 @@ export function createSqliteSqlDb(db: Db): SqlDb {
         return stmt.run(...params).changes;
       }),
   };
-  return {
+  return scopedSqlDb({
     dialect: 'sqlite',
-    all: (q) => lane(() => queries.all(q)),
-    one: (q) => lane(() => queries.one(q)),
-    run: (q) => lane(() => queries.run(q)),
-    transaction: (fn) =>
+    direct: {
+      all: (q) => lane(() => queries.all(q)),
+      one: (q) => lane(() => queries.one(q)),
+      run: (q) => lane(() => queries.run(q)),
+    },
+    begin: (fn) =>
       lane(async () => {
         await guarded(() => db.exec('BEGIN IMMEDIATE'));
         try {
@@ -73,5 +75,5 @@ export function createSqliteSqlDb(db: Db): SqlDb {
       }),
     // The file belongs to the SQLite backend, which closes it.
     close: async () => {},
-  };
+  });
 }

@@ -4,6 +4,7 @@ import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
@@ -13,7 +14,6 @@ import { createSqliteSkillsStore } from './skills-store.js';
 import { createSqliteSqlDb } from './sql-db.js';
 import { createSqliteTranscriptStore } from './transcript-store.js';
 import { createSqliteWikiStore } from './wiki-store.js';
-import { createSqliteWorkingMemoryStore } from './working-memory-store.js';
 
 export function openSqliteStores(path: string, options: OpenOptions = {}): Stores {
   const db = openDatabase(path, options);
@@ -31,12 +31,14 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     skills: () => createSqliteSkillsStore(db, path),
     wiki: () => createSqliteWikiStore(db, path),
     saved: () => createSqliteSavedThreadStore(db),
-    workingMemory: () => createSqliteWorkingMemoryStore(db),
+    workingMemory: () => createWorkingMemoryStore(sqlDb, { writable: !db.readonly }),
     contextBundle: () => createContextBundleStore(sqlDb),
     keys: () => createKeyStore(sqlDb),
     catalog: () => createSqliteKnowledgeCatalog(db),
     transaction: (fn, mode) =>
       guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),
+    // The sync stores' own transactions inside it nest as savepoints (better-sqlite3 sees one open).
+    writeAll: (fn) => sqlDb.transaction(() => fn()),
     remask: (apply) =>
       guard(() =>
         remaskSqlite(db, apply, (ids) =>

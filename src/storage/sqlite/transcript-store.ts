@@ -1,18 +1,15 @@
 /** SQLite implementation of the TranscriptStore port. */
 import { statSync } from 'node:fs';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { ParsedQuery } from '../../core/query.js';
-import { type AgentId, type ParseIssue, type Role, type StepKind, seqOf } from '../../core/types.js';
+import { type AgentId, type ParseIssue, type StepKind, seqOf } from '../../core/types.js';
 import type {
   IssueRecord,
-  SourceGoneReason,
-  StepRecord,
   StoredTurn,
   StoreStats,
-  ThreadRecord,
   TranscriptStore,
   TranscriptWriter,
 } from '../../ports/transcript-store.js';
+import { type StepColumns, type ThreadRow, toStep, toThread } from '../transcript-rows.js';
 import { type Db, sqliteGuard } from './open.js';
 import { createRetriever, filterSql } from './retrieval.js';
 
@@ -46,68 +43,10 @@ const BULK_CRISISMERGE = 128;
 /** Leaf pages (~4 KB each) merged per transaction when bulk writes settle. */
 const SETTLE_PAGES = 4000;
 
-interface ThreadRow {
-  tid: number;
-  id: string;
-  agent: AgentId;
-  session_id: string;
-  project: string | null;
-  title: string | null;
-  started_at: string | null;
-  updated_at: string | null;
-  source: string;
-  parent_id: string | null;
-  space: string;
-  step_count: number;
-  source_gone_at: string | null;
-  source_gone: SourceGoneReason | null;
-}
-
-interface StepRow {
+interface StepRow extends StepColumns {
   id: number;
   tid: number;
-  seq: number;
-  step: number;
-  role: Role;
-  kind: StepKind;
-  text: string;
-  tool: string | null;
-  target: string | null;
-  ts: string | null;
-  line: number;
   hash: number;
-}
-
-const toThread = (r: ThreadRow): ThreadRecord => ({
-  id: r.id,
-  agent: r.agent,
-  sessionId: r.session_id,
-  project: r.project ?? undefined,
-  title: r.title ?? undefined,
-  startedAt: r.started_at ?? undefined,
-  updatedAt: r.updated_at ?? undefined,
-  source: r.source,
-  parentId: r.parent_id ?? undefined,
-  space: r.space,
-  stepCount: r.step_count,
-  ...(r.source_gone_at && r.source_gone
-    ? { sourceGone: { at: r.source_gone_at, reason: r.source_gone } }
-    : {}),
-});
-
-function toStep(r: StepRow, thread: { id: string; source: string }): StepRecord {
-  return {
-    threadId: thread.id,
-    step: r.step,
-    ...(r.seq !== r.step ? { seq: r.seq } : {}),
-    role: r.role,
-    kind: r.kind,
-    text: r.text,
-    tool: r.tool ?? undefined,
-    target: r.target ?? undefined,
-    timestamp: r.ts ?? undefined,
-    source: { path: thread.source, line: r.line },
-  };
 }
 
 export function createSqliteTranscriptStore(db: Db, path: string): TranscriptStore {
@@ -454,7 +393,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
             )
             .all(t.tid, last.step, last.seq),
         );
-      return rows.map((r) => toStep(r, t));
+      return rows.map((r) => toStep(r, t.id, t.source));
     },
     stepWindow(threadId, step, before, after) {
       const t = stmt.threadById.get(threadId);
@@ -488,7 +427,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
               ) ?? Number.MAX_SAFE_INTEGER,
             )
           : [];
-      return [...earlier, ...later].map((r) => toStep(r, t));
+      return [...earlier, ...later].map((r) => toStep(r, t.id, t.source));
     },
     listThreads(filters, limit, offset) {
       return guard(() => {

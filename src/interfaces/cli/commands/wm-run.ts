@@ -24,7 +24,7 @@ function show(wm: WorkingMemory, f: GlobalFlags, extra: Record<string, unknown> 
 export async function runWmRead(f: ScopeFlags & { cached?: boolean }): Promise<void> {
   const engine = openEngine(f);
   try {
-    show(engine.workingMemory.read({ ...scope(f), regenerate: !f.cached }), f);
+    show(await engine.workingMemory.read({ ...scope(f), regenerate: !f.cached }), f);
   } finally {
     engine.close();
   }
@@ -33,7 +33,7 @@ export async function runWmRead(f: ScopeFlags & { cached?: boolean }): Promise<v
 export async function runWmRefresh(f: ScopeFlags & { reset?: string[] }): Promise<void> {
   const engine = openEngine(f);
   try {
-    const { reset, ...wm } = engine.workingMemory.refresh({ ...scope(f), reset: f.reset });
+    const { reset, ...wm } = await engine.workingMemory.refresh({ ...scope(f), reset: f.reset });
     if (!f.json && reset.length) warn(`tapedeck: dropped the edits of ${reset.join(', ')}`);
     show(wm, f, { reset });
   } finally {
@@ -54,7 +54,7 @@ export async function runWmEdit(
   }
   const engine = openEngine(f);
   try {
-    const { changed, ...wm } = engine.workingMemory.edit({ ...scope(f), section: f.section, text });
+    const { changed, ...wm } = await engine.workingMemory.edit({ ...scope(f), section: f.section, text });
     if (f.json) printJson({ ...wm, changed });
     else
       print(

@@ -2,15 +2,29 @@
  * What the Nowledge Mem compatibility routes share: space and agent names mapped to Tapedeck's, and
  * failures answered as Tapedeck's error body plus the flat fields Nowledge clients read.
  */
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
 import { isTapedeckError } from '../../../core/errors.js';
 import type { AgentId } from '../../../core/types.js';
 import { agentForSource } from '../../../services/saved-threads/input.js';
 import type { HttpEnv } from '../env.js';
 import { errorBody, HttpError, statusOf } from '../errors.js';
+import { type AnyObject, addRoute, type RouteRegistry, type RouteSpec } from '../route.js';
 
-export const COMPAT_TAG = 'nowledge compat';
+const COMPAT_TAG = 'nowledge compat';
+
+/**
+ * Register a compatibility route. Its answer is Nowledge Mem's wire shape (camelCase where Nowledge
+ * writes it), so it is sent exactly as the handler builds it, not renamed to Tapedeck's naming.
+ */
+export function addCompatRoute<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(
+  app: Hono<HttpEnv>,
+  registry: RouteRegistry,
+  spec: Omit<RouteSpec<P, Q, B>, 'tag' | 'wire'>,
+): void {
+  addRoute(app, registry, { ...spec, tag: COMPAT_TAG, wire: 'as-is' });
+}
 
 /** A Nowledge space name as a Tapedeck space: lowercase words joined by single dashes. */
 export function compatSpace(value: unknown): string | undefined {

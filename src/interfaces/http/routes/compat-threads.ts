@@ -43,8 +43,7 @@ import {
 } from '../../../services/saved-threads/input.js';
 import type { RoutesContext } from '../context.js';
 import type { HttpEnv } from '../env.js';
-import { addRoute } from '../route.js';
-import { COMPAT_TAG, compatAgent, compatSpace, guarded } from './compat-shared.js';
+import { addCompatRoute, compatAgent, compatSpace, guarded } from './compat-shared.js';
 import { Message } from './saved-threads.js';
 
 /** Messages per service call; longer lists are sent in several. */
@@ -177,12 +176,10 @@ function sameMessage(stored: Stored, m: NormalizedMessage): boolean {
 
 export function registerCompatThreadRoutes(ctx: RoutesContext): void {
   const { app, registry, threadBodyLimit } = ctx;
-  const tag = COMPAT_TAG;
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/threads/:id',
-    tag,
     summary:
       'Nowledge: a saved thread with every message; one this caller lacks is a 200 {"error": "thread_not_found", "status": 404}',
     params: IdParams,
@@ -213,10 +210,9 @@ export function registerCompatThreadRoutes(ctx: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/threads/import',
-    tag,
     summary: 'Nowledge: import a thread (201 created; 200 when merged into the existing one)',
     body: CompatImportBody,
     bodyLimit: threadBodyLimit,
@@ -268,10 +264,9 @@ export function registerCompatThreadRoutes(ctx: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/threads/:id/append',
-    tag,
     summary: 'Nowledge: append messages (deduplicated by role and content unless deduplicate is false)',
     params: IdParams,
     body: CompatAppendBody,
@@ -290,10 +285,9 @@ export function registerCompatThreadRoutes(ctx: RoutesContext): void {
       ),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/threads/:id/reconcile-tail',
-    tag,
     summary: 'Nowledge: keep the first matched_count messages and replace the rest with the tail',
     params: IdParams,
     body: CompatReconcileBody,

@@ -20,8 +20,7 @@ import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
 import { isUnitType } from '../../../core/memory.js';
 import type { RoutesContext } from '../context.js';
-import { addRoute } from '../route.js';
-import { COMPAT_TAG, compatAgent, compatSpace, guarded } from './compat-shared.js';
+import { addCompatRoute, compatAgent, compatSpace, guarded } from './compat-shared.js';
 import { registerCompatThreadRoutes } from './compat-threads.js';
 
 const spaceQuery = {
@@ -30,17 +29,15 @@ const spaceQuery = {
 };
 
 /** A working-memory briefing with anything in it (generated items or a person's edit). */
-function hasSubstance(engine: Engine, space: string | undefined) {
-  const wm = engine.workingMemory.read({ space });
+async function hasSubstance(engine: Engine, space: string | undefined) {
+  const wm = await engine.workingMemory.read({ space });
   return { wm, exists: wm.sections.some((s) => s.edited || s.items.length > 0) };
 }
 
 function registerBriefingRoutes({ app, registry }: RoutesContext): void {
-  const tag = COMPAT_TAG;
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/context',
-    tag,
     summary: 'Nowledge: the context bundle as {rendered_markdown, markdown, content}',
     query: z.object({
       source_app: z
@@ -74,30 +71,28 @@ function registerBriefingRoutes({ app, registry }: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/working-memory',
-    tag,
     summary: "Nowledge: today's working-memory briefing as {content}",
     query: z.object(spaceQuery),
     returns: '{content, date, space}',
     handler: ({ c, engine, query }) =>
-      guarded(c, () => {
-        const wm = engine.workingMemory.read({ space: compatSpace(query.space ?? query.space_id) });
+      guarded(c, async () => {
+        const wm = await engine.workingMemory.read({ space: compatSpace(query.space ?? query.space_id) });
         return { content: wm.markdown, date: wm.date, space: wm.space };
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'get',
     path: '/agent/working-memory',
-    tag,
     summary: 'Nowledge: {exists, content, date}; exists is false (content "") when the briefing is empty',
     query: z.object(spaceQuery),
     returns: '{exists, content, date, space}',
     handler: ({ c, engine, query }) =>
-      guarded(c, () => {
-        const { wm, exists } = hasSubstance(engine, compatSpace(query.space ?? query.space_id));
+      guarded(c, async () => {
+        const { wm, exists } = await hasSubstance(engine, compatSpace(query.space ?? query.space_id));
         return { exists, content: exists ? wm.markdown : '', date: wm.date, space: wm.space };
       }),
   });
@@ -155,11 +150,9 @@ export const CompatSearchBody = z.looseObject({
 });
 
 function registerMemoryRoutes({ app, registry }: RoutesContext): void {
-  const tag = COMPAT_TAG;
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/memories',
-    tag,
     summary: 'Nowledge: add a memory → {memory} (201; 200 when the same memory existed)',
     body: CompatMemoryBody,
     status: 201,
@@ -184,10 +177,9 @@ function registerMemoryRoutes({ app, registry }: RoutesContext): void {
       }),
   });
 
-  addRoute(app, registry, {
+  addCompatRoute(app, registry, {
     method: 'post',
     path: '/memories/search',
-    tag,
     summary: 'Nowledge: search memories → [{memory, similarity_score}], best first',
     body: CompatSearchBody,
     need: 'read',

@@ -47,6 +47,7 @@ export function registerRpcRoutes(ctx: RoutesContext): void {
     body,
     // Each service checks write/admin scope itself (as for the MCP server); reading needs read.
     need: 'read',
+    wire: 'as-is',
     returns: '{result}',
     handler({ engine, body: b }) {
       const args = b.args.map((a) => (a === null ? undefined : a));

@@ -109,7 +109,7 @@ export function registerTranscriptRoutes(ctx: RoutesContext): void {
     path: '/v1/status',
     tag: 'transcripts',
     summary: 'Counts per agent and the size of the store (`tapedeck stats --json`)',
-    returns: '{threads, steps, files, issues, perAgent, dbBytes, path}',
+    returns: '{threads, steps, files, issues, per_agent, db_bytes, path}',
     handler: ({ engine }) => engine.stats(),
   });
 }

@@ -27,8 +27,8 @@ export function registerWorkingMemoryTools(server: ToolRegistrar, engine: Engine
       inputSchema: scope,
       annotations: { title: "Today's briefing", ...READ },
     },
-    guard(({ date, space }) => ({
-      content: [{ type: 'text', text: workingMemory.read({ date, space, cwd }).markdown }],
+    guard(async ({ date, space }) => ({
+      content: [{ type: 'text', text: (await workingMemory.read({ date, space, cwd })).markdown }],
     })),
   );
 
@@ -41,8 +41,8 @@ export function registerWorkingMemoryTools(server: ToolRegistrar, engine: Engine
       inputSchema: scope,
       annotations: { title: 'Regenerate the briefing', ...IDEMPOTENT_WRITE },
     },
-    guard(({ date, space }) => ({
-      content: [{ type: 'text', text: workingMemory.refresh({ date, space, cwd }).markdown }],
+    guard(async ({ date, space }) => ({
+      content: [{ type: 'text', text: (await workingMemory.refresh({ date, space, cwd })).markdown }],
     })),
   );
 }

@@ -36,7 +36,7 @@ export function registerContextTool(server: ToolRegistrar, engine: Engine, guard
         return reply(text, { tokens: estimateTokens(text), omitted: 0 });
       }
       if (part === 'briefing') {
-        const text = engine.workingMemory.read({ cwd }).markdown;
+        const text = (await engine.workingMemory.read({ cwd })).markdown;
         return reply(text, { tokens: estimateTokens(text), omitted: 0 });
       }
       const b = await engine.contextBundle.build({ agent, project: dir, budget, cwd });

@@ -1,5 +1,6 @@
 /**
- * The one naming of every `--json` document the CLI prints, applied at its output edge: the
+ * The one naming of every JSON document Tapedeck hands out — the CLI's `--json` and the HTTP API's
+ * answers — applied at each output edge: the
  * search contract's snake_case, a thread referred to as `thread` wherever it appears (a record's
  * own identifier stays `id`), and an empty field as `null` — never a missing key or "".
  *
