@@ -10,7 +10,7 @@
  *     [--base <root> --base-db <file>]
  * The build must be current (`npm run build`): bin/tapedeck.js loads dist/.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -36,7 +36,20 @@ const questions = readFileSync(join(values.corpus, 'questions.jsonl'), 'utf8')
   .filter(Boolean)
   .map((l) => (JSON.parse(l) as QuestionRecord).question);
 
-async function server(root: string, db: string): Promise<Client> {
+/**
+ * The server's CPU time so far in ms (user + system, from /proc: Linux only; NaN elsewhere). On a
+ * shared machine the wall time of a round trip is mostly waiting for a core; the server's CPU per
+ * call is the figure that does not depend on the load.
+ */
+function serverCpuMs(pid: number | null): number {
+  const stat = `/proc/${pid}/stat`;
+  if (!pid || !existsSync(stat)) return Number.NaN;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const f = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+async function server(root: string, db: string): Promise<{ client: Client; pid: number | null }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(root, 'bin', 'tapedeck.js'), 'mcp', '--db', db],
@@ -45,7 +58,7 @@ async function server(root: string, db: string): Promise<Client> {
   });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
-  return client;
+  return { client, pid: transport.pid };
 }
 
 /** One pass over the questions; each call's round trip in ms. */
@@ -60,23 +73,30 @@ async function pass(client: Client): Promise<number[]> {
   return times;
 }
 
-const systems: { name: string; client: Client; times: number[] }[] = [
-  { name: 'this build', client: await server(join(import.meta.dirname, '..'), values.db), times: [] },
+const systems: { name: string; client: Client; pid: number | null; times: number[]; cpu: number }[] = [
+  { name: 'this build', ...(await server(join(import.meta.dirname, '..'), values.db)), times: [], cpu: 0 },
 ];
 if (values.base)
   systems.push({
     name: `base (${values.base})`,
-    client: await server(values.base, values['base-db']!),
+    ...(await server(values.base, values['base-db']!)),
     times: [],
+    cpu: 0,
   });
 for (const s of systems) await pass(s.client); // warming: statements, caches, page cache
 for (let r = 0; r < Math.max(1, Number(values.rounds)); r++)
-  for (const s of r % 2 ? [...systems].reverse() : systems) s.times.push(...(await pass(s.client)));
+  for (const s of r % 2 ? [...systems].reverse() : systems) {
+    const c0 = serverCpuMs(s.pid);
+    s.times.push(...(await pass(s.client)));
+    s.cpu += serverCpuMs(s.pid) - c0;
+  }
 const p50 = (t: number[]) => round(percentile(t, 50));
 for (const s of systems)
   process.stdout.write(
-    `${s.name}: MCP recall round trip over stdio, ${s.times.length} calls: p50 ${p50(s.times)} ms p99 ${round(percentile(s.times, 99))} ms (goal p50 <= 5 ms at 100k steps)\n`,
+    `${s.name}: MCP recall round trip over stdio, ${s.times.length} calls: p50 ${p50(s.times)} ms p99 ${round(percentile(s.times, 99))} ms (goal p50 <= 5 ms at 100k steps); server CPU ${round(s.cpu / s.times.length)} ms a call (mean)\n`,
   );
 if (systems.length === 2)
-  process.stdout.write(`ratio p50 this/base ${round(p50(systems[0]!.times) / p50(systems[1]!.times))}\n`);
+  process.stdout.write(
+    `ratio this/base: p50 ${round(p50(systems[0]!.times) / p50(systems[1]!.times))}, server CPU ${round(systems[0]!.cpu / systems[1]!.cpu)}\n`,
+  );
 for (const s of systems) await s.client.close();

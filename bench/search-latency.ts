@@ -7,8 +7,14 @@
  * OR-ed (core/scorecard.ts's baseline words), top 10 with their texts, on the same store through
  * a read-only connection — the machine is shared and noisy, so compare the ratio.
  *
+ * With `--base <repo root> --base-db <file>` the same questions also go, interleaved question by
+ * question (which side goes first alternates), to the engine of another checkout's build (its
+ * dist/, e.g. main at this branch's base built into a temp folder) on its own copy of the store:
+ * CPU p50/p99 of both and their ratio, and how many questions keep the same top 10. This
+ * checkout's engine then comes from its dist/ too (build first).
+ *
  *   node --import tsx bench/search-latency.ts --corpus <dir> --db <file> [--passes 3] [--out f.json]
- *     [--skip-baseline] (at 1M steps the baseline takes ~1 s a question)
+ *     [--skip-baseline] (at 1M steps the baseline takes ~1 s a question) [--base <root> --base-db <file>]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,9 +33,11 @@ const { values } = parseArgs({
     passes: { type: 'string', default: '3' },
     out: { type: 'string' },
     'skip-baseline': { type: 'boolean', default: false },
+    base: { type: 'string' },
+    'base-db': { type: 'string' },
   },
 });
-if (!values.corpus || !values.db) {
+if (!values.corpus || !values.db || (values.base && !values['base-db'])) {
   process.stderr.write('usage: search-latency.ts --corpus <dir> --db <file>\n');
   process.exit(2);
 }
@@ -37,12 +45,35 @@ const questions = readFileSync(join(values.corpus, 'questions.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as QuestionRecord);
-const engine = createEngine(loadConfig({ db: values.db }, { HOME: values.corpus }));
+/** A checkout's engine from its build (dist/), on `db`. */
+async function builtEngine(root: string, db: string): Promise<ReturnType<typeof createEngine>> {
+  const config = await import(join(root, 'dist', 'app', 'config.js'));
+  const eng = await import(join(root, 'dist', 'app', 'engine.js'));
+  return eng.createEngine(config.loadConfig({ db }, { HOME: values.corpus }));
+}
+// Against another build, this checkout's engine is its build too (npm run build first): both
+// sides then run tsc's output, not one of them tsx's.
+const engine = values.base
+  ? await builtEngine(join(import.meta.dirname, '..'), values.db)
+  : createEngine(loadConfig({ db: values.db }, { HOME: values.corpus }));
 const t0 = performance.now();
 const summary = engine.transcripts.index();
 process.stderr.write(
   `[search-latency] indexed ${summary.steps.written} new steps in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
 );
+type Search = (q: string) => string[];
+/** The other checkout's engine (its build), on its own store copy, brought up to date first. */
+async function baseEngine(root: string, db: string): Promise<{ search: Search; close(): void }> {
+  const e = await builtEngine(root, db);
+  e.transcripts.index();
+  return {
+    search: (q) => e.transcripts.search(q, { limit: 10 }).hits.map((x) => `${x.thread}#${x.step}`),
+    close: () => e.close(),
+  };
+}
+const other = values.base ? await baseEngine(values.base, values['base-db']!) : null;
+const otherCpu: Record<string, number[]> = {};
+const otherTop: string[][] = [];
 const plain = new Database(values.db, { readonly: true });
 const bm25Or = plain.prepare(
   `SELECT s.id, s.step, s.text, t.id AS thread FROM steps_fts f JOIN steps s ON s.id = f.rowid
@@ -59,12 +90,24 @@ const hits: Record<string, { file: number; session: number; n: number }> = {};
 const top: string[][] = [];
 const passes = Math.max(2, Number(values.passes));
 for (let pass = 0; pass < passes; pass++)
-  for (const q of questions) {
+  for (const [i, q] of questions.entries()) {
+    // The other build's search, before or after this one's (alternating), timed alike.
+    const timeOther = () => {
+      if (!other) return;
+      const o0 = process.cpuUsage();
+      const top10 = other.search(q.question);
+      const o = process.cpuUsage(o0);
+      otherCpu[q.kind] ??= [];
+      if (pass === 0) otherTop.push(top10);
+      else otherCpu[q.kind]!.push((o.user + o.system) / 1000);
+    };
+    if ((pass + i) % 2) timeOther();
     const c0 = process.cpuUsage();
     const s = performance.now();
     const r = engine.transcripts.search(q.question, { limit: 10 });
     const ms = performance.now() - s;
     const c = process.cpuUsage(c0);
+    if ((pass + i) % 2 === 0) timeOther();
     const b0 = performance.now();
     if (!values['skip-baseline']) baseline(q.question);
     const bms = performance.now() - b0;
@@ -95,6 +138,18 @@ for (const kind of Object.keys(times)) {
   process.stdout.write(
     `${kind}: n=${h.n} p50 ${round(percentile(t, 50))} ms p99 ${round(percentile(t, 99))} ms cpu p50 ${round(percentile(cpu[kind]!, 50))} ms${vs} | file hit@10 ${h.file}/${h.n} session hit@10 ${h.session}/${h.n}\n`,
   );
+}
+if (other) {
+  for (const kind of Object.keys(otherCpu)) {
+    const [a, b] = [cpu[kind]!, otherCpu[kind]!];
+    const p = (t: number[], q: number) => round(percentile(t, q));
+    process.stdout.write(
+      `${kind}: CPU p50 base ${p(b, 50)} -> this ${p(a, 50)} ms (ratio ${round(percentile(a, 50) / percentile(b, 50))}), p99 base ${p(b, 99)} -> this ${p(a, 99)} ms (ratio ${round(percentile(a, 99) / percentile(b, 99))})\n`,
+    );
+  }
+  const same = top.filter((t, i) => t.join() === otherTop[i]!.join()).length;
+  process.stdout.write(`same top 10 as base: ${same}/${top.length}\n`);
+  other.close();
 }
 if (values.out) writeFileSync(values.out, JSON.stringify(top));
 plain.close();

@@ -110,6 +110,24 @@ for (const b of BACKENDS) {
       );
       assert.equal(rule.status, 0, rule.stderr);
       assert.match(tapedeck(['rules', 'list'], h.env).stdout, /Always add a BOM/);
+      // Each rules command is a catalogue operation run on its own route of the server.
+      const ruleId = rule.json().id;
+      const upd = tapedeck(
+        ['rules', 'update', ruleId.slice(0, 8), '--owner', '@finance', '--disable', '--json'],
+        client,
+      );
+      assert.equal(upd.status, 0, upd.stderr);
+      assert.deepEqual([upd.json().owner, upd.json().enabled], ['@finance', false]);
+      const onServer = tapedeck(['rules', 'list', '--json'], h.env)
+        .json()
+        .rules.find((r: { id: string }) => r.id === ruleId);
+      assert.equal(onServer.owner, '@finance');
+      assert.deepEqual(tapedeck(['rules', 'resolve', '--agent', 'codex', '--json'], client).json().rules, []);
+      const bad = tapedeck(['rules', 'add', 'x', '--scope', 'agent:cursor', '--json'], client);
+      assert.equal(bad.status, 2);
+      assert.match(bad.json().error.message, /Unknown agent "cursor"/, 'the server’s words');
+      assert.equal(tapedeck(['rules', 'remove', ruleId, '--yes', '--json'], client).json().removed, true);
+      assert.equal(tapedeck(['rules', 'list', '--json'], h.env).json().rules.length, 0);
     });
 
     test('a key sees only its spaces; a wrong key is refused; export stays on the server', () => {

@@ -26,6 +26,8 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   ingest: (t) => ['core', 'ports', 'ingest'].includes(t),
   search: (t) => ['core', 'ports', 'search'].includes(t),
   services: (t) => ['core', 'ports', 'ingest', 'search', 'services'].includes(t),
+  // The operation catalogue: declarations over the services, projected by every interface.
+  catalog: (t) => ['core', 'services', 'catalog'].includes(t),
   app: (t) => t !== 'interfaces' && !t.startsWith('interfaces/'),
 };
 
@@ -46,7 +48,7 @@ function allowed(from: string, to: string): boolean {
   if (from === 'interfaces/http' && to === 'interfaces/mcp') return true;
   // Interfaces may use the shared helpers at the interfaces/ root (the one JSON naming of every edge).
   if (from.startsWith('interfaces/'))
-    return ['app', 'services', 'core', 'interfaces'].includes(to) || to === from;
+    return ['app', 'catalog', 'services', 'core', 'interfaces'].includes(to) || to === from;
   if (from === 'interfaces') return to === 'core';
   return false;
 }

@@ -66,7 +66,9 @@ test('memory and rule tools are listed with honest annotations and short descrip
   for (const t of mine)
     assert.ok((t.description ?? '').length > 30 && (t.description ?? '').length < 400, t.name);
   const size = JSON.stringify(mine).length;
-  assert.ok(size < 9000, `these twelve tools stay compact (${size} chars)`);
+  // 9,000 before the rule tools declared their output schemas (the catalogue's, ~2,000 chars) and
+  // rules got an owner (~450). The full set is opt-in; the lean default's budget is mcp-stdio's.
+  assert.ok(size < 12_000, `these twelve tools stay compact (${size} chars)`);
 });
 
 test('an agent adds, finds, reads, corrects and supersedes memories', async () => {

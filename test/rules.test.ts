@@ -26,6 +26,7 @@ test('CLI: rules add/list/update/remove/resolve with --json', () => {
     'enabled',
     'id',
     'note',
+    'owner',
     'priority',
     'scope',
     'title',

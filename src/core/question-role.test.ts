@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addresses, roleCue, spokenBy, vocativeBlanker } from './question-role.js';
+import { addresses, opensWith, roleCue, spokenBy, vocativeBlanker } from './question-role.js';
 
 test('who the question asks about: I → user, you → assistant, the earlier cue wins', () => {
   assert.deepEqual(roleCue('what did I ask about the webhook retries?').role, 'user');
@@ -29,6 +29,17 @@ test('a step spoken by a name, and a step speaking to one', () => {
   assert.ok(addresses('Hi Mei! How was the trip?', ['Mei']));
   assert.ok(addresses('That is wonderful, Mei!', ['Mei']));
   assert.ok(!addresses('Mei went to Sydney', ['Nils']));
+  // A name opening the text is a greeting only with the punctuation of one.
+  assert.ok(addresses('Ines, finally. What happened?', ['Ines']));
+  assert.ok(addresses('Marco! Sorry I went quiet.', ['Marco']));
+  assert.ok(!addresses('Marcus says the user export is missing reports', ['Marcus']));
+  assert.ok(!addresses('Mei went to Sydney', ['Mei']));
+  // Reported speech is not the person's own turn; a speaker label is.
+  assert.ok(!spokenBy('Oscar says legal must approve it', ['Oscar']));
+  assert.ok(spokenBy('Oscar said: legal must approve it', ['Oscar']));
+  // A turn about a person: the fallback for people nobody speaks to.
+  assert.ok(opensWith('Lucia has started swimming lessons', ['Lucia']));
+  assert.ok(!opensWith('We took Lucia swimming', ['Lucia']));
 });
 
 test('a name spoken to is blanked for scoring; a name spoken about or speaking is kept', () => {

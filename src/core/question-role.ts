@@ -94,7 +94,10 @@ export function roleCue(question: string): RoleCue {
   return { role, strength, names: [...names], ...(cueText ? { cueText } : {}) };
 }
 
-/** Whether a step's text is spoken by one of `names` ("Maria: …", "[Maria] …", "Maria said …"). */
+/**
+ * Whether a step's text is spoken by one of `names` ("Maria: …", "[Maria] …", "Maria said: …").
+ * "Maria says the export is broken" is someone else reporting her: not her turn.
+ */
 export function spokenBy(text: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
   const head = text.slice(0, 60).toLowerCase();
@@ -103,7 +106,7 @@ export function spokenBy(text: string, names: readonly string[]): boolean {
     const i = head.indexOf(l);
     if (i < 0 || i > 4) return false;
     const after = head.slice(i + l.length, i + l.length + 7);
-    return /^\s*(?::|\]|\)|\s+said|\s+says|\s+wrote)/.test(after);
+    return /^\s*(?::|\]|\)|\s+(?:said|says|wrote)\s*:)/.test(after);
   });
 }
 
@@ -123,16 +126,49 @@ export function vocativeBlanker(names: readonly string[]): (text: string) => str
 }
 
 /**
- * Whether a step speaks to one of `names` ("Hi Maria!", "Thanks, Maria."): in a two-person
- * conversation the name is then the other speaker, which tells who `names` speaks as.
+ * Whether a step speaks to one of `names` ("Hi Maria!", "Maria, can you…", "Thanks, Maria."): in
+ * a two-person conversation the name is then the other speaker, which tells who `names` speaks
+ * as. A name opening a sentence without a greeting or a vocative comma ("Maria says the export
+ * is broken", "Maria reviewed it") is a mention, not a greeting: work sessions mention colleagues
+ * who are someone else's conversation partner.
  */
 export function addresses(text: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
   const head = text.slice(0, 80);
-  return names.some((n) =>
-    new RegExp(
-      `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+)?${n}\\b|,\\s*${n}\\s*[!.?,]`,
-      'i',
-    ).test(head),
-  );
+  return names.some((n) => nameTest(ADDRESS, n).test(head));
+}
+
+/**
+ * Whether a step's text opens with one of `names` as its subject ("Lucia has started swimming",
+ * "Marcus says the export is broken"): a person talked about, not spoken to. Where nobody speaks
+ * to or as a named person (a child, a friend of the two who talk), this says where they are
+ * discussed; for a person who is spoken to somewhere it says nothing (work sessions mention the
+ * colleague who is someone else's conversation partner).
+ */
+export function opensWith(text: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  const head = text.slice(0, 40);
+  return names.some((n) => nameTest(OPENING, n).test(head));
+}
+
+/** How a step speaks to a name `N` (see `addresses`) and how it opens with one (`opensWith`). */
+const ADDRESS = (n: string) =>
+  `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+${n}\\b|${n}\\s*(?:[,!.:;?\\u2013\\u2014-]|$))|,\\s*${n}\\s*[!.?,]`;
+const OPENING = (n: string) => `^\\W*${n}\\b`;
+
+/**
+ * The pattern for one name, compiled once per process: the ranking asks it of every candidate
+ * step, and compiling a RegExp per step was a visible share of a search.
+ */
+const compiled = new Map<string, RegExp>();
+function nameTest(pattern: (n: string) => string, name: string): RegExp {
+  // Names come from the question; escaped so a stray symbol cannot change the pattern.
+  const source = pattern(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  let re = compiled.get(source);
+  if (!re) {
+    if (compiled.size > 2000) compiled.clear();
+    re = new RegExp(source, 'i');
+    compiled.set(source, re);
+  }
+  return re;
 }

@@ -13,7 +13,21 @@ export interface RuleScope {
   value: string | null;
 }
 
-export interface Rule {
+/**
+ * A rule's optional free-text fields and their length limits. Each is stored as given (trimmed;
+ * empty means none, `null`), and the service, export and import handle every one alike, so a new
+ * one is declared here (with its column in storage/rule-store.ts and its field in the catalogue).
+ */
+export const RULE_TEXT_FIELDS = {
+  /** Why the rule exists or where it came from (a review, a handbook URL). */
+  note: 1000,
+  /** Who to ask about the rule or may change it: a person or a team (`@payments`, `ana@shop.dev`). */
+  owner: 200,
+} as const;
+
+export type RuleTextField = keyof typeof RULE_TEXT_FIELDS;
+
+export interface Rule extends Record<RuleTextField, string | null> {
   id: string;
   title: string;
   body: string;
@@ -21,8 +35,6 @@ export interface Rule {
   scope: string;
   enabled: boolean;
   priority: number;
-  /** Why the rule exists or where it came from (a review, a handbook URL); null when not given. */
-  note: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -37,3 +37,26 @@ test('a camelCase identifier counts for the words it is made of, as the index fi
   const once = account('Account and nothing else', 24, '');
   assert.ok(twice.text > once.text);
 });
+
+test("a question's words inside a branch name, path or snake_case identifier count less than in prose", () => {
+  const three = { total: 1000, avgChars: 60, df: [30, 30, 30] };
+  const q = parseQuery('why did we drop the redis cache');
+  const prose = createLexicalScorer(q, three, { identShare: 0.4 });
+  const inBranch = prose('Committed as 5b9e07c on perf/drop-redis-cache.', 46, '');
+  const inText = prose('Committed: we drop the redis cache for good.', 44, '');
+  assert.ok(inBranch.text < inText.text, `${inBranch.text} >= ${inText.text}`);
+  assert.ok(inBranch.identifier > 0);
+  assert.equal(inText.identifier, 0);
+  // `identifier` is what the discount cost: with every occurrence as 1 the score is text + identifier.
+  const full = createLexicalScorer(q, three)('Committed as 5b9e07c on perf/drop-redis-cache.', 46, '');
+  assert.ok(Math.abs(full.text - (inBranch.text + inBranch.identifier)) < 1e-9);
+  assert.equal(full.identifier, 0);
+  // The words still match (coverage is unchanged), and snake_case parts are identifiers too.
+  assert.equal(inBranch.coverage, 1);
+  assert.ok(prose('set redis_cache_ttl to 0', 24, '').identifier > 0);
+  // A hyphenated word in prose is prose: "in-process cache".
+  assert.equal(prose('use an in-process cache', 23, '').identifier, 0);
+  // An identifier the question types is meant to match identifiers: never discounted.
+  const ident = createLexicalScorer(parseQuery('why is redis_cache.ts slow'), three, { identShare: 0.4 });
+  assert.equal(ident('src/redis_cache.ts is slow', 26, '').identifier, 0);
+});

@@ -50,15 +50,43 @@ function camelSource(text: string, lower: string): string | undefined {
   return text.length === lower.length && /[a-z0-9][A-Z]/.test(text) ? text : undefined;
 }
 
+/** Characters that join words into an identifier, a path or a branch name (`perf/drop-redis`, `a.b`, `a_b`). */
+const JOINER = /[/\\_.=:@#]/;
+
+/**
+ * Whether the word at `from`–`to` of `lower` sits inside an identifier, path or branch name: the
+ * whitespace-delimited run around it joins words with `/`, `_`, `.`, `=`, `:` …, or the word is a
+ * camelCase part. A hyphen alone does not ("in-process LRU" is prose).
+ */
+function inIdentifier(lower: string, from: number, to: number, camelPart: boolean): boolean {
+  if (camelPart) return true;
+  // The run's ends, at most 120 characters away (a longer run is a path, found in its first part).
+  let a = from;
+  while (a > 0 && from - a < 120 && lower.charCodeAt(a - 1) > 32) a--;
+  let z = to;
+  while (z < lower.length && z - to < 120 && lower.charCodeAt(z) > 32) z++;
+  for (let i = a + 1; i < z - 1; i++)
+    if (JOINER.test(lower[i]!) && isWordChar(lower[i - 1]) && isWordChar(lower[i + 1])) return true;
+  return false;
+}
+
+/**
+ * The unweighted count of the last countStem/countBigram call (every occurrence as 1), beside the
+ * weighted count it returns: the difference is what identifier-only matches lost.
+ */
+let lastRaw = 0;
+
 /**
  * Occurrences of words whose stem is `stem` (or that start with it, for a prefix) in `lower`:
- * whole words and snake_case parts, and with `orig` (see camelSource) camelCase parts too.
+ * whole words and snake_case parts, and with `orig` (see camelSource) camelCase parts too. An
+ * occurrence inside an identifier, path or branch name counts `identShare` (1: as any other).
  */
-function countStem(lower: string, stem: string, prefix: boolean, orig?: string): number {
+function countStem(lower: string, stem: string, prefix: boolean, orig?: string, identShare = 1): number {
   if (!stem) return 0;
   const probe = stem.slice(0, Math.min(stem.length, 4));
   const matches = (word: string) => (prefix ? word.startsWith(stem) : word === stem || stemOf(word) === stem);
   let n = 0;
+  let raw = 0;
   for (let i = lower.indexOf(probe); i !== -1; i = lower.indexOf(probe, i + 1)) {
     // A word start, or a snake_case part, or (with the original text) a camelCase part.
     const atWord = i === 0 || lower[i - 1] === '_' || !isWordChar(lower[i - 1]);
@@ -71,10 +99,14 @@ function countStem(lower: string, stem: string, prefix: boolean, orig?: string):
       while (part < end && !camelStart(orig, part)) part++;
       hit = part < end && matches(lower.slice(i, part));
     }
-    if (hit) n++;
+    if (hit) {
+      raw++;
+      n += identShare < 1 && (lower[i - 1] === '_' || inIdentifier(lower, i, end, !atWord)) ? identShare : 1;
+    }
     // Without camelCase parts to look into, the rest of the word cannot start a match.
     if (!orig) i = end - 1;
   }
+  lastRaw = raw;
   return n;
 }
 
@@ -92,10 +124,12 @@ function countToken(lower: string, needle: string): number {
  * Occurrences of a word with stem `a` followed by a word with stem `b` (only spaces, hyphens or
  * underscores between): the query's adjacent words as a phrase in the text.
  */
-function countBigram(lower: string, a: string, b: string): number {
+function countBigram(lower: string, a: string, b: string, identShare = 1): number {
+  lastRaw = 0;
   if (!a || !b) return 0;
   const probe = a.slice(0, Math.min(a.length, 4));
   let n = 0;
+  let raw = 0;
   for (let i = lower.indexOf(probe); i !== -1; i = lower.indexOf(probe, i + 1)) {
     if (i > 0 && isWordChar(lower[i - 1])) continue;
     let end = i + probe.length;
@@ -108,9 +142,13 @@ function countBigram(lower: string, a: string, b: string): number {
     let k = j;
     while (k < lower.length && isWordChar(lower[k]) && lower[k] !== '_') k++;
     const next = lower.slice(j, k);
-    if (next && (next === b || stemOf(next) === b)) n++;
+    if (next && (next === b || stemOf(next) === b)) {
+      raw++;
+      n += identShare < 1 && inIdentifier(lower, i, k, false) ? identShare : 1;
+    }
     i = end - 1;
   }
+  lastRaw = raw;
   return n;
 }
 
@@ -135,15 +173,25 @@ function patternOf(t: QueryTerm): Pattern {
   return { stems: t.text.split(' ').map(porterStem), prefix: false, forms: [] };
 }
 
-function termCount(lower: string, p: Pattern, orig?: string): number {
+/**
+ * A term's occurrences in `lower`, those inside identifiers counting `identShare`; `lastRaw` is
+ * left holding the count with every occurrence as 1.
+ */
+function termCount(lower: string, p: Pattern, orig?: string, identShare = 1): number {
   let whole = 0;
   for (const f of p.forms) whole += countToken(lower, f);
-  if (p.stems.length === 0) return whole;
-  let least = Number.POSITIVE_INFINITY;
-  for (const s of p.stems) {
-    least = Math.min(least, countStem(lower, s, p.prefix, orig));
-    if (least === 0) break;
+  if (p.stems.length === 0) {
+    lastRaw = whole;
+    return whole;
   }
+  let least = Number.POSITIVE_INFINITY;
+  let leastRaw = Number.POSITIVE_INFINITY;
+  for (const s of p.stems) {
+    least = Math.min(least, countStem(lower, s, p.prefix, orig, identShare));
+    leastRaw = Math.min(leastRaw, lastRaw);
+    if (leastRaw === 0) break;
+  }
+  lastRaw = Math.max(whole, leastRaw);
   return Math.max(whole, least);
 }
 
@@ -164,16 +212,34 @@ export interface LexicalScore {
   coverage: number;
   /** Which terms the text or the neighbour field holds (aligned with the query's terms). */
   matched: boolean[];
+  /**
+   * What `text` lost because some of its words matched only inside identifiers, paths or branch
+   * names (`identShare` below 1): `text` + this is the score with every occurrence as 1.
+   */
+  identifier: number;
+}
+
+/** How a query's words are counted. */
+export interface LexicalOptions {
+  /** Per term, a factor on its idf (a person's name says who more than what). */
+  factor?: (t: QueryTerm) => number;
+  /**
+   * A plain word's occurrence inside an identifier, path or branch name counts this much in the
+   * step's own text (1: as any other). A natural-language question's words in prose say more
+   * than the same words joined into `perf/drop-redis-cache`.
+   */
+  identShare?: number;
 }
 
 /** A scorer for one query: patterns and idf weights computed once, then applied per candidate. */
 export function createLexicalScorer(
   query: ParsedQuery,
   stats: TermStatistics,
-  /** Per term, a factor on its idf (a person's name says who more than what). */
-  factor: (t: QueryTerm) => number = () => 1,
+  { factor = () => 1, identShare = 1 }: LexicalOptions = {},
 ) {
   const patterns = query.terms.map(patternOf);
+  // Identifier terms are meant to match identifiers: only plain words are discounted there.
+  const shares = query.terms.map((t) => (t.kind === 'ident' ? 1 : identShare));
   const weights = query.terms.map((t, i) => {
     const df = stats.df[i] ?? 0;
     return df > 0 ? idf(df, stats.total) * factor(t) : 0;
@@ -228,11 +294,13 @@ export function createLexicalScorer(
     let previous = 0;
     let next = 0;
     let covered = 0;
+    let identifier = 0;
     const matched = patterns.map((p, i) => {
       const w = weights[i]!;
       const alt = related[i];
       if (w === 0 && !alt) return false;
-      const t = w === 0 ? 0 : termCount(lower, p, camel) / normText;
+      const t = w === 0 ? 0 : termCount(lower, p, camel, shares[i]) / normText;
+      if (t > 0 && lastRaw / normText > t) identifier += w * (sat(lastRaw / normText) - sat(t));
       const before = sides.previous && w > 0 ? termCount(sides.previous, p) / normPrev : 0;
       const after = sides.next && w > 0 ? termCount(sides.next, p) / normNext : 0;
       if (t === 0 && before === 0 && after === 0) {
@@ -255,10 +323,11 @@ export function createLexicalScorer(
       return true;
     });
     for (const g of bigrams) {
-      const n = countBigram(lower, g.a, g.b);
+      const n = countBigram(lower, g.a, g.b, identShare);
       if (n > 0) inText += g.w * sat(n / normText);
+      if (lastRaw > n) identifier += g.w * (sat(lastRaw / normText) - sat(n / normText));
     }
-    return { text: inText, previous, next, coverage: covered / totalWeight, matched };
+    return { text: inText, previous, next, coverage: covered / totalWeight, matched, identifier };
   };
   return Object.assign(score, {
     /** Share (0–1) of the query's idf held by the terms marked (several steps' `matched`, OR-ed). */

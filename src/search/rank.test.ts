@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseQuery } from '../core/query.js';
 import type { Candidate } from '../ports/transcript-store.js';
-import { rankCandidates } from './rank.js';
+import { givesReason, rankCandidates } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
 let rowid = 0;
@@ -131,4 +131,90 @@ test('a place named like a person does not halve the prior for the session where
   // Nils is the only person among the names, and he is in this session: the whole prior.
   assert.ok(hit.parts.role >= WEIGHTS.participants, JSON.stringify(hit.parts));
   assert.equal(steps[0]!.threadId, 'nils');
+});
+
+test('a why-question: the step giving the reason comes first in its session, which sessions lead is unchanged', () => {
+  const candidates = [
+    step('a', 0, 'user', 'Tell me whether we can drop the Redis cache for an in-process LRU.'),
+    step(
+      'a',
+      1,
+      'assistant',
+      'We replaced Redis with an LRU because invalidation kept serving stale prices.',
+    ),
+    step('b', 0, 'user', 'The Redis instance needs more memory.'),
+  ];
+  const query = parseQuery('why did we drop the redis cache');
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const why = { date: null, role: { role: null, strength: 0, names: [] }, why: true } as never;
+  const plain = rankCandidates(candidates, query, stats, cues, 0).steps;
+  const asked = rankCandidates(candidates, query, stats, why, 0).steps;
+  assert.equal(plain[0]!.step, 0, 'without the why-cue the request holding every word leads');
+  assert.deepEqual(
+    asked.slice(0, 2).map((s) => [s.threadId, s.step]),
+    [
+      ['a', 1],
+      ['a', 0],
+    ],
+  );
+  assert.ok(asked[0]!.parts.reason > 0);
+  const best = (steps: typeof plain, t: string) =>
+    Math.max(...steps.filter((s) => s.threadId === t).map((s) => s.score));
+  assert.ok(
+    Math.abs(best(asked, 'a') - best(plain, 'a') - 0.001) < 0.05,
+    'the session keeps about its best score',
+  );
+  const sum = (s: (typeof asked)[number]) => Object.values(s.parts).reduce((x, y) => x + y, 0);
+  for (const s of asked) assert.ok(Math.abs(sum(s) - s.score) < 1e-9, 'the parts add up to the score');
+  // A reason about something else (beyond reasonReach, or not about the topic) is not promoted.
+  const off = WEIGHTS.reasonReach;
+  (WEIGHTS as { reasonReach: number }).reasonReach = 2;
+  try {
+    assert.equal(rankCandidates(candidates, query, stats, why, 0).steps[0]!.step, 0);
+  } finally {
+    (WEIGHTS as { reasonReach: number }).reasonReach = off;
+  }
+});
+
+test('a reason counts when its sentence is about the topic', () => {
+  const topic = (t: string) => /redis/i.test(t);
+  assert.ok(givesReason('Done. We dropped Redis because it served stale prices.', topic));
+  assert.ok(!givesReason('We dropped Redis. The tests were slow because of the CI runner.', topic));
+  assert.ok(givesReason('Keep the LRU small, otherwise Redis memory\ngrows.', topic));
+  assert.ok(!givesReason('Redis is gone.', topic));
+});
+
+test("a work session mentioning a colleague is not that person's conversation; a person nobody speaks to is found where talked about", () => {
+  const candidates = [
+    // The conversation with Marcus: spoken to, but the answer shares no word with the question.
+    step('chat', 0, 'user', 'Hi Marcus! How are things?'),
+    step('chat', 1, 'assistant', 'Good! I start at Halden on Monday, they made me an offer.'),
+    // A work session where the user reports what Marcus said.
+    step('work', 0, 'user', 'Marcus says the user export is missing reports, can you check?'),
+  ];
+  const query = parseQuery('Which company hired Marcus?');
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const role = { role: null, strength: 0, names: ['Marcus'] };
+  const { steps } = rankCandidates(candidates, query, stats, { date: null, role, why: false } as never, 0);
+  const prior = (t: string) => steps.find((s) => s.threadId === t)!.parts.role;
+  assert.ok(prior('chat') > 0.5);
+  assert.equal(prior('work'), 0, 'reported speech is not a conversation with Marcus');
+  // Lucia is never spoken to: the session whose turn opens with her is where she is discussed.
+  const about = [
+    step('x', 0, 'user', 'Lucia has started swimming lessons on Saturdays.'),
+    step('y', 0, 'user', 'The pool was closed again.'),
+  ];
+  const q2 = parseQuery('What swimming milestone did Lucia reach?');
+  const r2 = rankCandidates(
+    about,
+    q2,
+    { total: 1000, avgChars: 60, df: q2.terms.map(() => 20) },
+    {
+      date: null,
+      role: { role: null, strength: 0, names: ['Lucia'] },
+      why: false,
+    } as never,
+    0,
+  );
+  assert.ok(r2.steps.find((s) => s.threadId === 'x')!.parts.role > 0);
 });

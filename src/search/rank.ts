@@ -6,13 +6,15 @@
  *              around it — each read from its neighbour field or the adjacent candidates;
  *   session  = its best steps' scores, each later one discounted, lifted by the share of the
  *              query its steps hold between them, normalised by the best session;
- *   score    = step + w·session + role/speaker prior + date prior + recency tie-break.
+ *   score    = step + w·session + role/speaker prior + reason + date prior + recency tie-break;
+ *              a natural-language question's words inside identifiers count less (`identifier`),
+ *              and a why-question's best reason step leads its session (promoteReasons).
  * Identical texts (a fork replaying its parent, a prompt echoed twice) collapse to their best.
  */
 import { isTurn, splitContext } from '../core/neighbours.js';
 import type { ParsedQuery } from '../core/query.js';
 import type { DateSpan } from '../core/question-dates.js';
-import { addresses, type RoleCue, spokenBy, vocativeBlanker } from '../core/question-role.js';
+import { addresses, opensWith, type RoleCue, spokenBy, vocativeBlanker } from '../core/question-role.js';
 import type { Role } from '../core/types.js';
 import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
 import { createLexicalScorer } from './lexical.js';
@@ -32,6 +34,12 @@ export interface ScoreParts {
   recency: number;
   /** A copy of a better-ranked step's text in another session: minus a share of its score. */
   copy: number;
+  /**
+   * A natural-language question's words matched only inside identifiers, paths or branch names
+   * count `identifierWord` of a word in prose: minus what the step's own text lost by it
+   * (`lexical` is the score before).
+   */
+  identifier: number;
 }
 
 export interface RankedStep extends Candidate {
@@ -45,10 +53,33 @@ export interface QuestionCues {
   role: RoleCue;
   /** The question asks why ("why did we…", "the reason for…"). */
   why: boolean;
+  /**
+   * The query is a natural-language question, not keywords: its plain words inside identifiers
+   * count less (`identifierWord`). Absent: false.
+   */
+  prose?: boolean;
 }
 
 const REASON_WORDS =
-  /\b(?:because|since|due to|so that|the reason|as a result|caused by|which meant|that's why)\b/i;
+  /\b(?:because|since|due to|so that|the reason|as a result|caused by|which meant|that's why|otherwise|in order to)\b/gi;
+
+/**
+ * Whether `text` gives a reason about the question's topic: a sentence holding a reason word
+ * ("because", "due to", "otherwise"…) also holds one of the question's words (`holds`), so a
+ * "because" about something else in a long step does not count.
+ */
+export function givesReason(text: string, holds: (sentence: string) => boolean): boolean {
+  REASON_WORDS.lastIndex = 0;
+  for (let m = REASON_WORDS.exec(text); m; m = REASON_WORDS.exec(text)) {
+    const before = text.slice(Math.max(0, m.index - 400), m.index);
+    const cut = Math.max(before.search(/[.!?]\s[^.!?]*$|\n[^\n]*$/), -1);
+    const from = m.index - before.length + (cut >= 0 ? cut + 1 : 0);
+    const rest = text.slice(m.index, m.index + 400);
+    const end = rest.search(/[.!?](?:\s|$)|\n/);
+    if (holds(text.slice(from, m.index + (end >= 0 ? end : rest.length)))) return true;
+  }
+  return false;
+}
 
 /** A session's relevance, 0–1, by thread id. */
 export type SessionScores = Map<string, number>;
@@ -117,6 +148,32 @@ export function subjectRoles(candidates: readonly Candidate[], names: readonly s
   return roles;
 }
 
+/**
+ * A why-question's answer is the step that says why, in the session the topic points to: in each
+ * session, its best step giving a reason about the topic (a `reason` part above 0), when it
+ * scores at least `reasonReach` of the session's best step, is lifted just above that step. The
+ * session's best score is unchanged, so which session comes first is not (only the order inside).
+ */
+export function promoteReasons(steps: RankedStep[]): void {
+  const best = new Map<string, RankedStep>();
+  const bestReason = new Map<string, RankedStep>();
+  for (const r of steps) {
+    const b = best.get(r.threadId);
+    if (!b || r.score > b.score) best.set(r.threadId, r);
+    if (r.parts.reason <= 0) continue;
+    const br = bestReason.get(r.threadId);
+    if (!br || r.score > br.score) bestReason.set(r.threadId, r);
+  }
+  for (const [id, r] of bestReason) {
+    const top = best.get(id)!;
+    if (top === r || r.score < W.reasonReach * top.score) continue;
+    // Just above: a thousandth, so the session's other steps keep their order.
+    const lift = top.score - r.score + 0.001;
+    r.parts.reason += lift;
+    r.score += lift;
+  }
+}
+
 /** Rank candidates best first; also returns each session's relevance. */
 export function rankCandidates(
   candidates: Candidate[],
@@ -126,7 +183,10 @@ export function rankCandidates(
   now: number,
 ): { steps: RankedStep[]; sessions: SessionScores } {
   const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
-  const lexical = createLexicalScorer(query, stats, (t) => (names.has(t.text) ? W.nameTerm : 1));
+  const lexical = createLexicalScorer(query, stats, {
+    factor: (t) => (names.has(t.text) ? W.nameTerm : 1),
+    identShare: cues.prose ? W.identifierWord : 1,
+  });
   const wantsPrompts = cues.role.role === 'user';
   // "Hey Nils!" names who is spoken to: a named person's greetings are not the question's word.
   const unaddressed = vocativeBlanker(cues.role.names);
@@ -142,6 +202,7 @@ export function rankCandidates(
     near: number;
     base: number;
     matched: boolean[];
+    identLoss: number;
   };
   const scored: Scored[] = [];
   for (const c of candidates) {
@@ -153,6 +214,8 @@ export function rankCandidates(
     // still ranks, below every step with a counted word.
     const raw = lex.text > 0 ? lex.text * lift : lex.previous + lex.next > 0 ? 0 : 1e-6;
     const own = question ? raw * W.questionTurn : raw;
+    // What the own score lost to identifier-only matches, on the same scale.
+    const identLoss = lex.text > 0 ? lex.identifier * lift * (question ? W.questionTurn : 1) : 0;
     const reply = isReply(c);
     // Only a question is answered by the turn after it ("Running the tests…" follows a request).
     const answers = reply && isQuestion(splitContext(c.context).previous);
@@ -170,6 +233,7 @@ export function rankCandidates(
       near,
       base: Math.max(own, carry) + near,
       matched: lex.matched,
+      identLoss,
     });
   }
 
@@ -234,15 +298,28 @@ export function rankCandidates(
   // share of the people found in the right conversation.
   const seenIn = new Map<string, Set<string>>();
   const people = new Set<string>();
-  if (role.names.length > 0)
+  const sightings = (isHere: (text: string, n: string) => boolean, names: readonly string[]) => {
     for (const [id, list] of byThread) {
-      const seen = new Set<string>();
+      let seen = seenIn.get(id);
       for (const s of list)
-        for (const n of role.names) if (addresses(s.c.text, [n]) || spokenBy(s.c.text, [n])) seen.add(n);
-      if (seen.size === 0) continue;
-      seenIn.set(id, seen);
-      for (const n of seen) people.add(n);
+        for (const n of names)
+          if (isHere(s.c.text, n)) {
+            if (!seen) {
+              seen = new Set();
+              seenIn.set(id, seen);
+            }
+            seen.add(n);
+            people.add(n);
+          }
     }
+  };
+  if (role.names.length > 0) {
+    sightings((t, n) => addresses(t, [n]) || spokenBy(t, [n]), role.names);
+    // A person nobody speaks to or as (a child, a friend of the two who talk) is found where a
+    // turn opens with them as its subject ("Lucia has started swimming").
+    const unseen = role.names.filter((n) => !people.has(n));
+    if (unseen.length > 0) sightings((t, n) => opensWith(t, [n]), unseen);
+  }
   const present = new Map<string, number>();
   for (const [id, seen] of seenIn) present.set(id, seen.size / people.size);
   const named = role.names.filter((n) => people.has(n));
@@ -266,16 +343,21 @@ export function rankCandidates(
       ? (inSpan(c.timestamp, date) ? W.dateStep : 0) + (sessionOverlaps(c, date) ? W.dateSession : 0)
       : 0;
     const parts: ScoreParts = {
-      lexical: s.own / maxStep,
+      lexical: (s.own + s.identLoss) / maxStep,
       neighbours: (s.base - s.own) / maxStep,
       session: W.session * (sessions.get(c.threadId) ?? 0),
       role: rolePart,
-      reason: cues.why && REASON_WORDS.test(c.text) ? (W.reason * s.own) / maxStep : 0,
+      reason:
+        cues.why && s.own > 0 && givesReason(c.text, (t) => lexical(t, t.length, '').text > 0)
+          ? (W.reason * s.own) / maxStep
+          : 0,
       date: datePart,
       recency: recencyPrior(c.timestamp, now),
       copy: 0,
+      identifier: s.identLoss > 0 ? -s.identLoss / maxStep : 0,
     };
     const score =
+      parts.identifier +
       parts.lexical +
       parts.neighbours +
       parts.session +
@@ -286,6 +368,7 @@ export function rankCandidates(
     // Object.assign, not a spread: V8 copies a 17-field object with `{ ...c, x }` ~15x slower.
     return Object.assign({}, c, { score, parts });
   });
+  if (cues.why) promoteReasons(steps);
   steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
   // The same text in several places (a fork replaying its parent, a resumed session, a line
   // said again in another session): within one session it is one hit; each copy in another

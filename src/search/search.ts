@@ -7,7 +7,7 @@ import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
 import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
 import { expandedCandidates, relatedTermsOf } from './expansion.js';
-import { type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
+import { isQuestion, type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
 export interface SearchOptions extends SearchFilters {
@@ -178,7 +178,8 @@ export function searchTranscripts(
     parsed = { ...parsed, related };
   }
   const why = WHY.test(query);
-  const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why }, now);
+  const prose = isQuestion(query);
+  const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why, prose }, now);
 
   const toHit = (c: RankedStep): SearchHit => ({
     thread: c.threadId,

@@ -59,6 +59,18 @@ export const WEIGHTS = {
   nameTerm: 0.5,
   /** A why-question: a step that gives a reason ("because…") gains this share of its lexical score. */
   reason: 0.3,
+  /**
+   * A why-question: in each session, the best step giving a reason about the topic is lifted just
+   * above the session's best step when it scores at least this share of it (search/rank.ts
+   * promoteReasons; 1 or more: never).
+   */
+  reasonReach: 0.6,
+  /**
+   * A natural-language question's plain word found inside an identifier, path or branch name
+   * (`perf/drop-redis-cache`, `redis_url`, `buildAccountRows`) counts this share of an occurrence
+   * in prose, in the step's own text; keyword searches count every occurrence fully.
+   */
+  identifierWord: 0.4,
   /** A step inside the span the question names, and a session overlapping it. */
   dateStep: 0.12,
   dateSession: 0.08,

@@ -10,8 +10,10 @@ import {
   compareRules,
   formatScope,
   parseScope,
+  RULE_TEXT_FIELDS,
   type Rule,
   type RuleScope,
+  type RuleTextField,
   scopeApplies,
 } from '../core/rules.js';
 import { squash, titleFrom } from '../core/text.js';
@@ -23,7 +25,10 @@ export const MAX_RULE_BODY = 10_000;
 const MAX_TITLE = 200;
 const MAX_PRIORITY = 1000;
 
-export interface RuleAddInput {
+/** The optional text fields (core/rules.ts RULE_TEXT_FIELDS): '' or null clears one on update. */
+export type RuleTextInput = Partial<Record<RuleTextField, string | null>>;
+
+export interface RuleAddInput extends RuleTextInput {
   body: string;
   title?: string;
   /** global (default), agent:<id>, project:<absolute path>, space:<name>. */
@@ -31,8 +36,6 @@ export interface RuleAddInput {
   /** Higher applies first; whole number from -1000 to 1000 (default 0). */
   priority?: number | string;
   enabled?: boolean;
-  /** Why the rule exists or where it came from; at most 1,000 characters ('' clears it on update). */
-  note?: string | null;
 }
 
 export type RuleUpdateInput = Partial<RuleAddInput>;
@@ -113,11 +116,23 @@ function cleanPriority(p: unknown, fallback: number): number {
   return n;
 }
 
-function cleanNote(note: unknown): string | null {
-  if (note === undefined || note === null || (typeof note === 'string' && note.trim() === '')) return null;
-  const n = String(note).trim();
-  if (n.length > 1000) throw invalidInput('The rule note is over 1,000 characters');
-  return redact(n).text;
+const TEXT_FIELDS = Object.keys(RULE_TEXT_FIELDS) as RuleTextField[];
+
+function cleanText(field: RuleTextField, value: unknown): string | null {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+    return null;
+  const t = String(value).trim();
+  const max = RULE_TEXT_FIELDS[field];
+  if (t.length > max)
+    throw invalidInput(`The rule ${field} is over ${max.toLocaleString('en-US')} characters`);
+  return redact(t).text;
+}
+
+/** The text fields given in `input`, cleaned (all of them, null when absent, with `all`). */
+function cleanTexts(input: RuleTextInput, all: boolean): RuleTextInput {
+  const out: RuleTextInput = {};
+  for (const f of TEXT_FIELDS) if (all || input[f] !== undefined) out[f] = cleanText(f, input[f]);
+  return out;
 }
 
 const cleanScope = (scope: unknown): RuleScope =>
@@ -156,7 +171,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
         scope: formatScope(cleanScope(input.scope)),
         enabled: input.enabled ?? true,
         priority: cleanPriority(input.priority, 0),
-        note: cleanNote(input.note),
+        ...(cleanTexts(input, true) as Record<RuleTextField, string | null>),
         created_at: at,
         updated_at: at,
       };
@@ -175,8 +190,11 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
       const body = patch.body !== undefined ? cleanBody(patch.body) : undefined;
       const scope = patch.scope !== undefined ? formatScope(cleanScope(patch.scope)) : undefined;
       const priority = patch.priority !== undefined ? cleanPriority(patch.priority, 0) : undefined;
-      const note = patch.note !== undefined ? cleanNote(patch.note) : undefined;
-      if ([body, scope, priority, patch.title, patch.enabled, patch.note].every((x) => x === undefined))
+      const texts = cleanTexts(patch, false);
+      if (
+        [body, scope, priority, patch.title, patch.enabled].every((x) => x === undefined) &&
+        !Object.keys(texts).length
+      )
         throw invalidInput('Nothing to update: give at least one field to change');
       return store.write(async (w) => {
         const old = await w.get(id);
@@ -189,7 +207,7 @@ export function createRuleService({ store, spaces, now = Date.now }: RuleService
           scope: scope ?? old.scope,
           priority: priority ?? old.priority,
           enabled: patch.enabled ?? old.enabled,
-          note: note !== undefined ? note : old.note,
+          ...texts,
           updated_at: iso(),
         };
         await w.put(next);

@@ -17,12 +17,13 @@ interface RuleRow {
   enabled: number;
   priority: number;
   note: string | null;
+  owner: string | null;
   created_at: string;
   updated_at: string;
 }
 
 const COLS = sql.raw(
-  'id, title, body, scope_kind, scope_value, enabled, priority, note, created_at, updated_at',
+  'id, title, body, scope_kind, scope_value, enabled, priority, note, owner, created_at, updated_at',
 );
 
 const toRule = (r: RuleRow): Rule => ({
@@ -33,6 +34,7 @@ const toRule = (r: RuleRow): Rule => ({
   enabled: Number(r.enabled) === 1,
   priority: Number(r.priority),
   note: r.note,
+  owner: r.owner,
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
@@ -48,6 +50,7 @@ function toRow(rule: Rule): RuleRow {
     enabled: rule.enabled ? 1 : 0,
     priority: rule.priority,
     note: rule.note,
+    owner: rule.owner,
     created_at: rule.created_at,
     updated_at: rule.updated_at,
   };
@@ -66,10 +69,10 @@ export function createRuleStore(db: SqlDb): RuleStore {
       await tx.run(sql`
         INSERT INTO rules (${COLS})
         VALUES (${r.id}, ${r.title}, ${r.body}, ${r.scope_kind}, ${r.scope_value}, ${r.enabled},
-                ${r.priority}, ${r.note}, ${r.created_at}, ${r.updated_at})
+                ${r.priority}, ${r.note}, ${r.owner}, ${r.created_at}, ${r.updated_at})
         ON CONFLICT (id) DO UPDATE SET title = excluded.title, body = excluded.body,
           scope_kind = excluded.scope_kind, scope_value = excluded.scope_value,
-          enabled = excluded.enabled, priority = excluded.priority, note = excluded.note,
+          enabled = excluded.enabled, priority = excluded.priority, note = excluded.note, owner = excluded.owner,
           updated_at = excluded.updated_at`);
     },
     remove: async (id) => (await tx.run(sql`DELETE FROM rules WHERE id = ${id}`)) > 0,

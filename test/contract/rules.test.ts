@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
+import { RULE_TEXT_FIELDS, type RuleTextField } from '../../src/core/rules.js';
 import type { BackendKind } from '../../src/ports/stores.js';
 import { createRuleService } from '../../src/services/rules.js';
 import { createSpaceService, type SpaceSettings } from '../../src/services/spaces.js';
@@ -198,20 +199,39 @@ for (const b of BACKENDS) {
     assert.equal(new Set(added.map((x) => x.id)).size, 20);
   });
 
-  test(`a note is kept, changed, cleared and redacted (${b.name})`, { skip: b.skip }, async (t) => {
-    const { rules } = lab(t, b.name);
-    const r = await rules.add({ body: 'Squash before merging', note: 'Agreed in the March review' });
-    assert.equal(r.note, 'Agreed in the March review');
-    assert.equal((await rules.get(r.id)).note, 'Agreed in the March review');
-    assert.equal((await rules.update(r.id, { note: 'See the handbook' })).note, 'See the handbook');
-    assert.equal((await rules.update(r.id, { priority: 2 })).note, 'See the handbook', 'kept when not given');
-    assert.equal((await rules.update(r.id, { note: '' })).note, null, "'' clears it");
-    assert.equal((await rules.get(r.id)).note, null);
-    assert.equal((await rules.add({ body: 'No note' })).note, null);
-    const key = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
-    assert.doesNotMatch((await rules.add({ body: 'x', note: `token ${key}` })).note ?? '', /A1b2C3d4E5/);
-    await assert.rejects(() => rules.add({ body: 'x', note: 'n'.repeat(1001) }), /note is over 1,000/);
-  });
+  // Every optional text field (note, owner, …: core/rules.ts RULE_TEXT_FIELDS) behaves alike.
+  for (const [field, max] of Object.entries(RULE_TEXT_FIELDS) as [RuleTextField, number][])
+    test(`a rule's ${field} is kept, changed, cleared and redacted (${b.name})`, {
+      skip: b.skip,
+    }, async (t) => {
+      const { rules } = lab(t, b.name);
+      const r = await rules.add({ body: 'Squash before merging', [field]: 'Agreed in the March review' });
+      assert.equal(r[field], 'Agreed in the March review');
+      assert.equal((await rules.get(r.id))[field], 'Agreed in the March review');
+      assert.equal((await rules.update(r.id, { [field]: ' See the handbook ' }))[field], 'See the handbook');
+      assert.equal(
+        (await rules.update(r.id, { priority: 2 }))[field],
+        'See the handbook',
+        'kept when not given',
+      );
+      assert.equal((await rules.update(r.id, { [field]: '' }))[field], null, "'' clears it");
+      assert.equal((await rules.get(r.id))[field], null);
+      assert.equal(
+        (await rules.update(r.id, { [field]: 'again' }))[field],
+        'again',
+        'a field alone is an update',
+      );
+      assert.equal((await rules.add({ body: 'None given' }))[field], null);
+      const key = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+      assert.doesNotMatch(
+        (await rules.add({ body: 'x', [field]: `token ${key}` }))[field] ?? '',
+        /A1b2C3d4E5/,
+      );
+      await assert.rejects(
+        () => rules.add({ body: 'x', [field]: 'n'.repeat(max + 1) }),
+        new RegExp(`${field} is over ${max.toLocaleString('en-US')}`),
+      );
+    });
 
   test(`unicode, long bodies and LIKE characters in scopes are kept exactly (${b.name})`, {
     skip: b.skip,

@@ -94,6 +94,32 @@ for (const b of BACKENDS) {
   });
 }
 
+for (const b of BACKENDS) {
+  test(`a why-question's first hit on the samples is the step giving the reason, its "because" kept (${b.name})`, {
+    skip: b.skip,
+  }, () => {
+    // The commit message naming the branch `perf/drop-redis-cache` holds every word of the
+    // question, but only inside a branch name; the user's request holds them in prose but says
+    // no reason. The step that answers says why.
+    const r = sample(b.name).transcripts.search('why did we drop the redis cache?', {
+      limit: 5,
+      explain: true,
+    });
+    const first = r.hits[0]!;
+    assert.match(
+      lineAt(first.source.path, first.source.line),
+      /We decided to replace Redis with an in-process LRU because/,
+    );
+    assert.match(first.snippet, /because the stale prices came from invalidation gaps/);
+    assert.ok(first.explain!.reason > 0, JSON.stringify(first.explain));
+    const commit = r.hits.find((h) => /perf\/drop-redis-cache/.test(lineAt(h.source.path, h.source.line)));
+    assert.ok(!commit || commit.explain!.identifier < 0, 'words inside the branch name count less');
+    // Keywords, not a question: the branch name's words count in full.
+    const keywords = sample(b.name).transcripts.search('drop redis cache', { limit: 10, explain: true });
+    for (const h of keywords.hits) assert.equal(h.explain!.identifier, 0);
+  });
+}
+
 /** Searches whose every match fits the limit: the hit sets must be the same on both backends. */
 const AGREEING_SEARCHES: { q: string; filters?: FilterInput }[] = [
   { q: 'redis' },

@@ -4,6 +4,7 @@
  * key's scope and spaces), so the CLI and the MCP stdio server keep their commands and output.
  * What only makes sense next to the store (export/import, raw store access) is refused clearly.
  */
+import { httpLayout, type Operation } from '../../catalog/index.js';
 import { ERROR_CODES, type ErrorCode, TapedeckError } from '../../core/errors.js';
 import { ADAPTERS } from '../../sources/registry.js';
 import type { TapedeckConfig } from '../config.js';
@@ -11,23 +12,44 @@ import type { Engine } from '../engine.js';
 import { clientBearer } from '../local-token.js';
 import { createSyncHttp, TransportError } from './sync-http.js';
 
-/** Services reached through the server (the server's RPC_SERVICES, minus `engine`). */
+/**
+ * Services reached through the server's `/v1/rpc` by name (the server's RPC_SERVICES, minus
+ * `engine`). The catalogue's features (rules, keys) are not among them: their operations run
+ * against their own routes (`runOp` below), typed and checked by the catalogue's schemas.
+ */
 const REMOTE_SERVICES = [
   'transcripts',
   'memories',
-  'rules',
   'skills',
   'wiki',
   'savedThreads',
   'workingMemory',
   'contextBundle',
   'fs',
-  'keys',
   'spaces',
 ] as const;
 
 /** Services whose methods return promises: called with fetch, not through the blocking client. */
-const ASYNC_SERVICES = new Set<string>(['rules', 'keys', 'workingMemory']);
+const ASYNC_SERVICES = new Set<string>(['workingMemory']);
+
+/**
+ * The request for a catalogue operation: its own route, the `:name` segments from the input, the
+ * other fields in the query or the JSON body (catalog/define.ts httpLayout, as the server reads them).
+ */
+function routeRequest(
+  op: Operation,
+  input: Record<string, unknown>,
+): { method: string; path: string; body?: string } {
+  const { pathFields, rest } = httpLayout(op);
+  const path = op.http.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(input[name])));
+  const fields = Object.entries(input).filter(([k, v]) => v !== undefined && !pathFields.includes(k));
+  const method = op.http.method.toUpperCase();
+  if (rest === 'body') return { method, path, body: JSON.stringify(Object.fromEntries(fields)) };
+  const query = new URLSearchParams();
+  for (const [k, v] of fields) for (const x of Array.isArray(v) ? v : [v]) query.append(k, String(x));
+  const qs = query.toString();
+  return { method, path: qs ? `${path}?${qs}` : path };
+}
 
 export function createRemoteEngine(config: TapedeckConfig): Engine {
   const base = config.apiUrl!.replace(/\/+$/, '');
@@ -55,30 +77,39 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     } catch (e) {
       throw unreachable(e instanceof TransportError ? `${e.message} (${e.code})` : (e as Error).message);
     }
-    return answer(reply);
+    return answer(reply).result ?? undefined;
   };
 
-  /** The async path (services whose ports are async: rules and keys so far): plain fetch, no worker. */
-  const callAsync = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
-    let reply: { status: number; body: string };
+  /** One request with plain fetch (no worker): the async services and the catalogue's operations. */
+  const fetchReply = async (method: string, path: string, body?: string) => {
     try {
-      const res = await fetch(`${base}/v1/rpc`, {
-        method: 'POST',
+      const res = await fetch(`${base}${path}`, {
+        method,
         headers: headers(),
-        body: rpcBody(service, method, args),
+        body,
         signal: AbortSignal.timeout(30_000),
       });
-      reply = { status: res.status, body: await res.text() };
+      return { status: res.status, body: await res.text() };
     } catch (e) {
       // The same words as the blocking client's TransportError: the cause's message and code.
       const err = e as Error & { cause?: { code?: string; message?: string } };
       const cause = err.cause ?? {};
       throw unreachable(`${cause.message || err.message} (${cause.code || err.name})`);
     }
-    return answer(reply);
   };
 
-  function answer(reply: { status: number; body: string }): unknown {
+  /** Services whose methods return promises (ASYNC_SERVICES), through /v1/rpc. */
+  const callAsync = async (service: string, method: string, args: unknown[]): Promise<unknown> =>
+    answer(await fetchReply('POST', '/v1/rpc', rpcBody(service, method, args))).result ?? undefined;
+
+  /** A catalogue operation on its own route; runOp (catalog/define.ts) checks the answer. */
+  const runOp = async (op: Operation, input: unknown): Promise<unknown> => {
+    const req = routeRequest(op, input as Record<string, unknown>);
+    return answer(await fetchReply(req.method, req.path, req.body));
+  };
+
+  /** The parsed JSON of a success; a failure as the TapedeckError the server reported. */
+  function answer(reply: { status: number; body: string }): { result?: unknown } {
     let parsed: {
       result?: unknown;
       error?: { code?: string; message?: string; details?: Record<string, unknown> };
@@ -91,7 +122,7 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
         `The Tapedeck server ${base} answered ${reply.status} with something that is not JSON; is TAPEDECK_API_URL a Tapedeck server?`,
       );
     }
-    if (reply.status >= 200 && reply.status < 300) return parsed.result ?? undefined;
+    if (reply.status >= 200 && reply.status < 300) return parsed;
     const err = parsed.error ?? {};
     const code = (ERROR_CODES as readonly string[]).includes(err.code ?? '')
       ? (err.code as ErrorCode)
@@ -142,6 +173,10 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     store: local('Direct store access'),
     stores: local('Direct store access'),
     indexer: local('The indexer'),
+    runOp,
+    // Reached only through their catalogue operations (runOp), never method by method.
+    rules: local('Calling the rule service directly'),
+    keys: local('Calling the key service directly'),
     portability: local('Export and import'),
     close: () => http.close(),
   };

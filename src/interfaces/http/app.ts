@@ -17,13 +17,12 @@ import { errorBody, errorResponse } from './errors.js';
 import type { RouteSpec } from './route.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerContextRoutes, registerWorkingMemoryRoutes } from './routes/briefings.js';
+import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerCompatRoutes } from './routes/compat.js';
 import { registerFsRoutes } from './routes/fs.js';
-import { registerKeyRoutes } from './routes/keys.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerRpcRoutes } from './routes/rpc.js';
-import { registerRuleRoutes } from './routes/rules.js';
 import { registerSavedThreadRoutes } from './routes/saved-threads.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerHealthRoutes, registerOpenRoutes } from './routes/system.js';
@@ -144,7 +143,7 @@ export function createHttpApp(
   registerTranscriptRoutes(ctx);
   registerActivityRoutes(ctx, { queueState });
   registerMemoryRoutes(ctx);
-  registerRuleRoutes(ctx);
+  registerCatalogRoutes(ctx);
   registerSkillRoutes(ctx);
   registerWikiRoutes(ctx);
   registerSavedThreadRoutes(ctx);
@@ -152,7 +151,6 @@ export function createHttpApp(
   if (engine.workingMemory) registerWorkingMemoryRoutes(ctx);
   if (engine.contextBundle) registerContextRoutes(ctx);
   if (engine.fs) registerFsRoutes(ctx);
-  registerKeyRoutes(ctx);
   registerRpcRoutes(ctx);
   registerMcpRoutes(ctx);
   // Nowledge Mem's plugin paths (/context, /threads/…, /memories…), same auth and engine view.

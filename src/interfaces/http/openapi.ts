@@ -14,6 +14,15 @@ export function inputSchema(schema: z.ZodType): Json {
   return rest;
 }
 
+/** JSON Schema of what a server answers. */
+function outputSchema(schema: z.ZodType): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Json;
+  return rest;
+}
+
 /** `/v1/threads/:id` → `/v1/threads/{id}`; `:path{.+}` → `{path}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
 
@@ -80,7 +89,7 @@ function operation(spec: RouteSpec): Json {
     responses: {
       [String(spec.status ?? 200)]: {
         description: spec.returns ?? 'Success',
-        content: { 'application/json': { schema: {} } },
+        content: { 'application/json': { schema: spec.output ? outputSchema(spec.output) : {} } },
       },
       '400': errorRef('Invalid input (validation, malformed JSON)'),
       '401': errorRef('No key, or an unknown, revoked or expired key'),

@@ -8,6 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { Engine } from '../../app/engine.js';
 import type { Access } from '../../app/scoped-engine.js';
+import { parseWith } from '../../catalog/index.js';
 import { type KeyScope, scopeAllows } from '../../core/api-keys.js';
 import { invalidInput, TapedeckError } from '../../core/errors.js';
 import { toJsonDocument } from '../json-document.js';
@@ -52,6 +53,8 @@ export interface RouteSpec<
   status?: ContentfulStatusCode;
   /** What the success response holds (for the document). */
   returns?: string;
+  /** The success response's schema (catalogue operations), for the document. */
+  output?: z.ZodType;
   /**
    * `as-is`: the answer is sent exactly as the handler builds it — the services' own values for
    * `/v1/rpc` (the remote client rebuilds domain objects from them), another API's wire shape for
@@ -66,27 +69,6 @@ export interface RouteSpec<
 export interface RouteRegistry {
   readonly routes: RouteSpec[];
   readonly bodyLimit: number;
-}
-
-/** Path and message of each problem, first problem in the headline. */
-function invalid(where: string, error: z.ZodError): TapedeckError {
-  const issues = error.issues.map((i) => ({
-    path: [where, ...i.path.map(String)].join('.'),
-    message: i.message,
-  }));
-  const first = issues[0];
-  return invalidInput(
-    `${first.path}: ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`,
-    {
-      issues,
-    },
-  );
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw invalid(where, r.error);
-  return r.data;
 }
 
 /** Query parameters as strings, or lists when repeated (`?agent=a&agent=b`). */
@@ -114,13 +96,13 @@ export function addRoute<P extends AnyObject, Q extends AnyObject, B extends z.Z
         'FORBIDDEN',
         `This key has ${access.scope} scope; ${spec.method.toUpperCase()} ${spec.path} needs ${need}`,
       );
-    const params = parse(spec.params ?? EMPTY, c.req.param(), 'params');
-    const query = parse(spec.query ?? EMPTY, queryObject(c), 'query');
+    const params = parseWith(spec.params ?? EMPTY, c.req.param(), 'params');
+    const query = parseWith(spec.query ?? EMPTY, queryObject(c), 'query');
     let body: unknown;
     if (spec.body) {
       const raw = await readJson(c, spec.bodyLimit);
       if (raw === undefined && !spec.bodyOptional) throw invalidInput('The request needs a JSON body');
-      body = parse(spec.body, raw ?? {}, 'body');
+      body = parseWith(spec.body, raw ?? {}, 'body');
     }
     const out = await spec.handler({
       c,

@@ -13,9 +13,9 @@ import type { Engine } from '../../app/engine.js';
 import { VERSION } from '../../app/version.js';
 import { isTapedeckError } from '../../core/errors.js';
 import { createBacklogNote } from './backlog-note.js';
+import { registerCatalogTools } from './catalog.js';
 import { registerContextBundleTools } from './full/context.js';
 import { registerMemoriesTools } from './full/memory.js';
-import { registerRulesTools } from './full/rules.js';
 import { registerSkillsTools } from './full/skills.js';
 import { registerSavedThreadsTools } from './full/thread.js';
 import { registerWikiTools } from './full/wiki.js';
@@ -116,7 +116,7 @@ export function buildMcpServer({
   ];
   const full = [
     registerMemoriesTools,
-    registerRulesTools,
+    registerCatalogTools,
     registerSkillsTools,
     registerWikiTools,
     registerSavedThreadsTools,

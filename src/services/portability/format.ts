@@ -15,7 +15,7 @@
  *   working-memory.jsonl   a person's edits of working-memory sections (the generated text is re-derived)
  */
 import type { Memory } from '../../core/memory.js';
-import type { Rule } from '../../core/rules.js';
+import { RULE_TEXT_FIELDS, type Rule, type RuleTextField } from '../../core/rules.js';
 import type { KnowledgeCatalog } from '../../ports/knowledge-catalog.js';
 import type { SavedThreadStore } from '../../ports/saved-thread-store.js';
 import type { SkillRow, SkillsReader } from '../../ports/skills-store.js';
@@ -214,6 +214,13 @@ export function memoryRecord(m: Memory): MemoryRecord {
   };
 }
 
+/** A rule's optional text fields (core/rules.ts RULE_TEXT_FIELDS), each as stored. */
+const textsOf = (r: Rule) =>
+  Object.fromEntries(Object.keys(RULE_TEXT_FIELDS).map((k) => [k, r[k as RuleTextField]])) as Pick<
+    Rule,
+    RuleTextField
+  >;
+
 export function ruleRecord(r: Rule): Rule {
   return {
     id: r.id,
@@ -222,7 +229,7 @@ export function ruleRecord(r: Rule): Rule {
     scope: r.scope,
     enabled: r.enabled,
     priority: r.priority,
-    note: r.note,
+    ...textsOf(r),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -6,7 +6,7 @@
  */
 import { isUnitType, statusOf } from '../../core/memory.js';
 import type { Rule } from '../../core/rules.js';
-import { formatScope, parseScope } from '../../core/rules.js';
+import { formatScope, parseScope, RULE_TEXT_FIELDS, type RuleTextField } from '../../core/rules.js';
 import {
   isSkillOutcome,
   isSkillStage,
@@ -118,8 +118,10 @@ export function readRule(f: Fields): Rule {
     scope: formatScope(parseScope(f.str('scope', { max: 5000 }))),
     enabled: f.bool('enabled'),
     priority: f.int('priority', { min: -1000, max: 1000 }),
-    // Absent in exports made before the field existed.
-    note: f.optText('note', { max: 1000 }) ?? null,
+    // Each optional text field; absent in exports made before the field existed.
+    ...(Object.fromEntries(
+      Object.entries(RULE_TEXT_FIELDS).map(([k, max]) => [k, f.optText(k, { max }) ?? null]),
+    ) as Pick<Rule, RuleTextField>),
     created_at: f.iso('created_at'),
     updated_at: f.iso('updated_at'),
   };

@@ -15,6 +15,7 @@ import type { Step } from '../../core/types.js';
 import { DEFAULT_POLICY, prepareStep } from '../../ingest/prepare-step.js';
 import type { TranscriptStore } from '../../ports/transcript-store.js';
 import { openDatabase } from './open.js';
+import { createRetriever } from './retrieval.js';
 import { createSqliteTranscriptStore } from './transcript-store.js';
 
 function addStep(store: TranscriptStore, thread: string, n: number, text: string, updatedAt: string) {
@@ -78,4 +79,89 @@ test('a search sees steps and thread changes written since the last one, by anot
     writer.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** A store whose one thread holds `texts` as its steps 0, 1, …; its connection for a retriever. */
+function storeOf(texts: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-retrieval-'));
+  const path = join(dir, 't.db');
+  const db = openDatabase(path);
+  const store = createSqliteTranscriptStore(db, path);
+  store.write((w) => {
+    w.upsertThread({
+      id: 'claude-code:t',
+      agent: 'claude-code',
+      sessionId: 't',
+      project: '/p',
+      title: 't',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      source: '/t.jsonl',
+    });
+    texts.forEach((text, n) => {
+      const s: Step = {
+        step: n,
+        role: 'user',
+        kind: 'prompt',
+        text,
+        source: { path: '/t.jsonl', line: n + 1 },
+      };
+      w.upsertStep('claude-code:t', prepareStep(s, DEFAULT_POLICY)!);
+    });
+  });
+  const close = () => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { db, close };
+}
+
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler note number ${i}`);
+const steps = (n: number, text: string) => Array.from({ length: n }, (_, i) => `${text} (${i})`);
+
+test('an AND probe takes every step holding all the words when they are few, and its best ones when many', () => {
+  // "alpha" and "beta" are each in 60 steps; the every-word probe keeps at most 40 steps.
+  for (const both of [3, 45]) {
+    const texts = [
+      ...filler(400),
+      ...steps(60 - both, 'alpha only'),
+      ...steps(60 - both, 'beta only'),
+      ...steps(both, 'alpha and beta'),
+    ];
+    const { db, close } = storeOf(texts);
+    try {
+      const got = createRetriever(db)
+        .candidates(parseQuery('alpha beta'), {}, 5)
+        .candidates.filter((c) => c.text.startsWith('alpha and beta'));
+      if (both === 3) assert.equal(got.length, 3, 'all three steps with both words');
+      else assert.ok(got.length >= 40 && got.length <= 45, `40 to 45 of 45, got ${got.length}`);
+    } finally {
+      close();
+    }
+  }
+});
+
+test('past the ranked-probe budget an AND probe still takes its steps when they are few, and is not sent when many', () => {
+  // 50 steps hold all four words (the every-word probe is ranked: more than its 40), and more
+  // hold three of them (the subset probe "beta gamma delta", which keeps at most 60).
+  const texts = (three: number) => [
+    ...filler(600),
+    ...steps(50, 'alpha beta gamma delta'),
+    ...steps(three, 'beta gamma delta without the first word'),
+    // Each of the three in more steps than the subset probe keeps, so only its reading tells.
+    ...['beta', 'gamma', 'delta'].flatMap((w) => steps(20, `${w} alone`)),
+  ];
+  const found = (three: number, rankedPostings?: number) => {
+    const { db, close } = storeOf(texts(three));
+    try {
+      return createRetriever(db, { rankedPostings })
+        .candidates(parseQuery('alpha beta gamma delta'), {}, 5)
+        .candidates.filter((c) => c.text.includes('without the first word')).length;
+    } finally {
+      close();
+    }
+  };
+  assert.equal(found(5, 1), 5, 'few: all five, unranked, past the budget');
+  assert.ok(found(30) > 0, 'many (80 with the 50): within the default budget, ranked (its best 60)');
+  assert.equal(found(30, 1), 0, 'many, past the budget: not sent');
 });

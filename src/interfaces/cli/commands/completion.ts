@@ -219,6 +219,9 @@ ${lines.join('\n')}
 /** Print the completion script for `shell` (commander has already checked it is one we know). */
 export async function runCompletion(shell: string): Promise<void> {
   const { buildProgram } = await import('../main.js');
-  const nodes = collect(buildProgram());
+  const program = buildProgram();
+  // The catalogue's commands declare their options from its schemas on demand: all of them, now.
+  await (await import('../catalog.js')).declareCatalogOptions();
+  const nodes = collect(program);
   print((shell === 'zsh' ? zsh : shell === 'fish' ? fish : bash)(nodes).trimEnd());
 }

@@ -1,67 +1,96 @@
 /**
  * `tapedeck rules …`: standing rules (always-on instructions) scoped to everyone, an agent, a
- * project or a space. Declarations only; the work is in rules-run.ts.
+ * project or a space. Each command is a catalogue operation (catalog/rules.ts: its options, its
+ * validation, its `--json` document); what is said here is the CLI's own: words, the argument,
+ * switches, relative paths, the listing.
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { action, jsonOpt } from '../define.js';
+import type { ResolvedRule, Rule, RuleResolution } from '../../../services/rules.js';
+import { declareOpCommands } from '../catalog.js';
+import { bold, dim } from '../style.js';
 
-const run = () => import('./rules-run.js');
-const SCOPE = 'global (default), agent:<id>, project:<dir> or space:<name>';
+/** `project:.`, `project:~/src/x` and other relative project scopes become absolute here. */
+function scopeArg(scope: unknown): unknown {
+  if (typeof scope !== 'string' || !scope.startsWith('project:')) return scope;
+  let dir = scope.slice('project:'.length);
+  if (!dir || /^(?:\/|[A-Za-z]:[\\/])/.test(dir)) return scope;
+  if ((dir === '~' || dir.startsWith('~/')) && process.env.HOME) dir = process.env.HOME + dir.slice(1);
+  return `project:${resolve(dir)}`;
+}
+const withScope = (input: Record<string, unknown>) =>
+  input.scope === undefined ? input : { ...input, scope: scopeArg(input.scope) };
+
+function formatRule(r: Rule | ResolvedRule, i?: number): string {
+  const head = `${i === undefined ? '' : `${i + 1}. `}${bold(r.title)}${r.enabled ? '' : ' (disabled)'}`;
+  const why = 'reason' in r ? ` · applies: ${r.reason}` : '';
+  const meta = dim(`   ${r.id.slice(0, 8)} · ${r.scope} · priority ${r.priority}${why}`);
+  const body =
+    r.body === r.title
+      ? ''
+      : `\n${r.body
+          .split('\n')
+          .map((l) => `   ${l}`)
+          .join('\n')}`;
+  const note = r.note ? `\n${dim(`   note: ${r.note}`)}` : '';
+  return `${head}\n${meta}${body}${note}`;
+}
+
+const listing = (rules: (Rule | ResolvedRule)[]) => rules.map((x, i) => formatRule(x, i)).join('\n\n');
 
 export function registerRulesCommands(program: Command): void {
   const rules = program
     .command('rules')
     .description('standing rules agents always follow, per scope (tapedeck rules <command> --help)');
 
-  rules
-    .command('add')
-    .description('add a rule')
-    .argument('<body...>', 'the instruction ("-" reads standard input)')
-    .option('--title <title>', 'a one-line title (default: the first line of the body)')
-    .option('--scope <scope>', SCOPE)
-    .option('--priority <n>', 'higher applies first, -1000 to 1000 (default 0)')
-    .option('--disabled', 'save it switched off')
-    .option('--note <text>', 'why the rule exists or where it came from')
-    .addOption(jsonOpt())
-    .action(action(async (flags, words: string[]) => (await run()).runRulesAdd(words, flags)));
-
-  rules
-    .command('list')
-    .description('list rules in the order they apply (rules of other spaces only with --all-spaces)')
-    .option('--scope <scope>', `only this scope: ${SCOPE}`)
-    .option('--space <space>', 'the space whose space rules to show (default: the current space)')
-    .option('--all-spaces', 'rules of every space')
-    .addOption(jsonOpt())
-    .action(action(async (flags) => (await run()).runRulesList(flags)));
-
-  rules
-    .command('update')
-    .description('change a rule')
-    .argument('<id>', 'rule id (or an id prefix of 8+ characters)')
-    .option('--body <text>', 'new body')
-    .option('--title <title>', 'new title')
-    .option('--scope <scope>', SCOPE)
-    .option('--priority <n>', '-1000 to 1000')
-    .option('--enable', 'switch it on')
-    .option('--disable', 'switch it off')
-    .option('--note <text>', 'new note ("" clears it)')
-    .addOption(jsonOpt())
-    .action(action(async (flags, id: string) => (await run()).runRulesUpdate(id, flags)));
-
-  rules
-    .command('remove')
-    .description('delete a rule for good')
-    .argument('<id>', 'rule id')
-    .option('--yes', 'confirm: this cannot be undone')
-    .addOption(jsonOpt())
-    .action(action(async (flags, id: string) => (await run()).runRulesRemove(id, flags)));
-
-  rules
-    .command('resolve')
-    .description('the enabled rules that apply to an agent, project and space, in order')
-    .option('--agent <id>', 'antigravity, claude-code, codex or gemini-cli')
-    .option('--project <dir>', 'the project directory')
-    .option('--space <space>', 'the space (default: TAPEDECK_SPACE, the project mapping, or default)')
-    .addOption(jsonOpt())
-    .action(action(async (flags) => (await run()).runRulesResolve(flags)));
+  declareOpCommands(rules, [
+    {
+      op: 'rules.add',
+      name: 'add',
+      description: 'add a rule',
+      argument: {
+        spec: '<body...>',
+        description: 'the instruction ("-" reads standard input)',
+        field: 'body',
+      },
+      switches: { enabled: { off: ['--disabled', 'save it switched off'] } },
+      prepare: withScope,
+      render: (r: Rule) => `Added rule:\n${formatRule(r)}`,
+    },
+    {
+      op: 'rules.list',
+      name: 'list',
+      description: 'list rules in the order they apply (rules of other spaces only with --all-spaces)',
+      prepare: withScope,
+      render: (r: { rules: Rule[] }) =>
+        r.rules.length ? listing(r.rules) : 'No rules. Add one with `tapedeck rules add "…"`.',
+    },
+    {
+      op: 'rules.update',
+      name: 'update',
+      description: 'change a rule',
+      argument: { spec: '<id>', description: 'rule id (or an id prefix of 8+ characters)', field: 'id' },
+      switches: { enabled: { on: ['--enable', 'switch it on'], off: ['--disable', 'switch it off'] } },
+      prepare: withScope,
+      render: (r: Rule) => `Updated rule:\n${formatRule(r)}`,
+    },
+    {
+      op: 'rules.remove',
+      name: 'remove',
+      description: 'delete a rule for good (or switch it off: rules update --disable)',
+      argument: { spec: '<id>', description: 'rule id', field: 'id' },
+      render: (r: { id: string }) => `Removed rule ${r.id}.`,
+    },
+    {
+      op: 'rules.resolve',
+      name: 'resolve',
+      description: 'the enabled rules that apply to an agent, project and space, in order',
+      prepare: (input) =>
+        typeof input.project === 'string' ? { ...input, project: resolve(input.project) } : input,
+      render: (r: RuleResolution) =>
+        `${dim(`agent ${r.agent ?? 'any'} · project ${r.project ?? 'none'} · space ${r.space}`)}\n${
+          r.rules.length ? listing(r.rules) : 'No rules apply.'
+        }`,
+    },
+  ]);
 }

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { runOp } from '../../../catalog/index.js';
+import { rulesResolve } from '../../../catalog/rules.js';
 import { estimateTokens } from '../../../core/token-budget.js';
 import { LEAN_READ } from '../annotations.js';
 import { renderRule } from '../render.js';
@@ -31,7 +33,7 @@ export function registerContextTool(server: ToolRegistrar, engine: Engine, guard
       const cwd = process.cwd();
       const dir = projectPath(project);
       if (part === 'rules') {
-        const r = await engine.rules.resolve({ agent, project: dir, cwd });
+        const r = await runOp(rulesResolve, engine, { agent, project: dir }, { cwd });
         const text = r.rules.length ? r.rules.map(renderRule).join('\n') : 'No rules apply.';
         return reply(text, { tokens: estimateTokens(text), omitted: 0 });
       }

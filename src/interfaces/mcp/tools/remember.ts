@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { Engine } from '../../../app/engine.js';
+import { runOp } from '../../../catalog/index.js';
+import { rulesAdd } from '../../../catalog/rules.js';
 import { invalidInput } from '../../../core/errors.js';
 import { UNIT_TYPES } from '../../../core/memory.js';
 import { LEAN_DESTRUCTIVE } from '../annotations.js';
@@ -81,7 +83,10 @@ export function registerRememberTool(server: ToolRegistrar, engine: Engine, guar
           });
         }
         case 'rule': {
-          const r = await engine.rules.add({ body: need(content, 'content'), scope: ruleScope(scope) });
+          const r = await runOp(rulesAdd, engine, {
+            body: need(content, 'content'),
+            scope: ruleScope(scope),
+          });
           return reply(`added rule: ${renderRule(r, 0).slice(3)}`, {
             link: `rule:${r.id}`,
             status: 'created',

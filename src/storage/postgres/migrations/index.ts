@@ -1,3 +1,4 @@
+import { type Migration, withShared } from '../../shared-migrations.js';
 import { sql as m001 } from './001-transcripts.js';
 import { sql as m002 } from './002-memories.js';
 import { sql as m003 } from './003-rules.js';
@@ -10,7 +11,7 @@ import { sql as m009 } from './009-neighbours.js';
 import { sql as m010 } from './010-source-gone.js';
 
 /** Numbered migrations, applied in order; the tapedeck_schema table records the last one applied. */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+const OWN: readonly Migration[] = [
   { version: 1, name: 'transcripts', sql: m001 },
   { version: 2, name: 'memories', sql: m002 },
   { version: 3, name: 'rules', sql: m003 },
@@ -24,3 +25,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   // Why a rule exists or where it came from (docs/ARCHITECTURE.md, the worked example).
   { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
 ];
+
+/** This backend's migrations and the shared ones (storage/shared-migrations.ts), in version order. */
+export const MIGRATIONS = withShared(OWN);

@@ -1,3 +1,4 @@
+import { type Migration, withShared } from '../../shared-migrations.js';
 import { sql as m001 } from './001-transcripts.js';
 import { sql as m002 } from './002-memories.js';
 import { sql as m003 } from './003-rules.js';
@@ -12,7 +13,7 @@ import { sql as m011 } from './011-fts-hashsize.js';
 import { sql as m013 } from './013-neighbour-weight.js';
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+const OWN: readonly Migration[] = [
   { version: 1, name: 'transcripts', sql: m001 },
   { version: 2, name: 'memories', sql: m002 },
   { version: 3, name: 'rules', sql: m003 },
@@ -28,3 +29,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
   { version: 13, name: 'neighbour-weight', sql: m013 },
 ];
+
+/** This backend's migrations and the shared ones (storage/shared-migrations.ts), in version order. */
+export const MIGRATIONS = withShared(OWN);
