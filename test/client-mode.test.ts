@@ -130,6 +130,29 @@ for (const b of BACKENDS) {
       assert.equal(tapedeck(['rules', 'list', '--json'], h.env).json().rules.length, 0);
     });
 
+    test('wiki pages written through the client land on the server, versions and conflicts kept', () => {
+      const page = '# VAT\n\nThe exporter keeps the VAT column since vatColumnIndex was fixed.\n';
+      const w = tapedeck(['wiki', 'write', 'runbooks/vat.md', '--content', page, '--json'], client);
+      assert.equal(w.status, 0, w.stderr);
+      assert.deepEqual([w.json().status, w.json().version], ['created', 1]);
+      const stale = tapedeck(
+        ['wiki', 'write', 'runbooks/vat.md', '--content', '# VAT\nelse', '--if-version', '0', '--json'],
+        client,
+      );
+      assert.notEqual(stale.status, 0);
+      assert.match(stale.stdout + stale.stderr, /CONFLICT[^]*version 1, not 0/);
+      const found = tapedeck(['wiki', 'search', 'VAT column', '--json'], h.env);
+      assert.equal(found.status, 0, found.stderr);
+      assert.deepEqual(
+        found.json().hits.map((x: { path: string }) => x.path),
+        ['runbooks/vat.md'],
+        'the server holds the page',
+      );
+      const shown = tapedeck(['wiki', 'show', 'runbooks/vat.md'], client);
+      assert.equal(shown.status, 0, shown.stderr);
+      assert.match(shown.stdout, /keeps the VAT column/);
+    });
+
     test('a key sees only its spaces; a wrong key is refused; export stays on the server', () => {
       const key = tapedeck(
         ['keys', 'create', '--name', 'alpha', '--space', 'alpha', '--scope', 'write', '--json'],

@@ -108,6 +108,46 @@ test('the database going away gives 503s, the server stays up, and it recovers b
   assert.equal(all.memories.length, 2, 'nothing lost, nothing from the refused write');
 });
 
+/** Write a wiki page (the wiki store is on the pool, not the synchronous client). */
+const putPage = (path: string, content: string) =>
+  fetch(`${serve.url}/v1/wiki/pages/${path}`, {
+    method: 'PUT',
+    headers: { ...serve.owner, 'content-type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
+
+test('wiki pages: 503 while the database is away, nothing half-written, served again when it is back', {
+  skip: POSTGRES.skip,
+}, async () => {
+  const first = await putPage('ops/rebuild.md', '# Rebuild\n\nThe staging wiki is rebuilt on Sundays.\n');
+  assert.equal(first.status, 201, await first.clone().text());
+
+  await link.cut();
+  const down = await req('/v1/wiki/search?q=rebuilt');
+  assert.equal(down.status, 503);
+  const body = await json(down);
+  assert.equal(body.error.code, 'STORAGE_UNAVAILABLE');
+  assert.match(body.error.message, /PostgreSQL server .* is unavailable/);
+  assert.doesNotMatch(body.error.message, /password/);
+  const write = await putPage('ops/rebuild.md', '# Rebuild\n\nWritten during the outage.\n');
+  assert.equal(write.status, 503, 'a write during the outage is refused');
+  assert.equal((await req('/livez')).status, 200, 'the process is alive');
+
+  await link.open();
+  const back = await req('/v1/wiki/search?q=rebuilt');
+  assert.equal(back.status, 200, await back.clone().text());
+  assert.deepEqual(
+    (await json(back)).hits.map((x: { path: string }) => x.path),
+    ['ops/rebuild.md'],
+  );
+  const history = await json(await req('/v1/wiki/history/ops/rebuild.md'));
+  assert.deepEqual(
+    history.versions.map((v: { version: number }) => v.version),
+    [1],
+    'the refused write left no version',
+  );
+});
+
 test('connections killed on the database side are replaced on the next request', {
   skip: POSTGRES.skip,
 }, async () => {

@@ -249,6 +249,11 @@ describe('knowledge areas', () => {
     );
     assert.equal((await call('/v1/wiki/history/runbooks/deploy.md')).data.versions.length, 2);
     assert.equal((await call('/v1/wiki/search?q=release')).data.hits[0].path, 'runbooks/deploy.md');
+    assert.deepEqual(
+      (await call('/v1/wiki?prefix=runbooks')).data.pages.map((p: J) => [p.path, p.version]),
+      [['runbooks/deploy.md', 2]],
+      'the listing holds the pages (awaited, not a promise sent as {})',
+    );
     assert.equal((await call('/v1/wiki/pages/runbooks/deploy.md', { method: 'DELETE' })).data.removed, true);
     assert.equal((await call('/v1/wiki/pages/runbooks/deploy.md')).status, 404);
   });

@@ -43,7 +43,7 @@ before(async () => {
     content: `The zebracorn service ${BETA_WORD} runs on port 9100`,
     space: 'beta',
   }).id;
-  e.wiki.write('notes/zebracorn.md', `# Zebracorn\n\n${BETA_WORD} notes`, { space: 'beta' });
+  await e.wiki.write('notes/zebracorn.md', `# Zebracorn\n\n${BETA_WORD} notes`, { space: 'beta' });
   await e.rules.add({ body: `Always mention ${BETA_WORD}`, scope: 'space:beta' });
   await e.rules.add({ body: 'Everyone runs the linter', scope: 'global' });
   alphaKey = (await e.keys.create({ name: 'alpha', scope: 'write', spaces: ['alpha'] })).key;

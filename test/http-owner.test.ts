@@ -187,7 +187,10 @@ describe('PUT /v1/wiki/pages/{path}?space=X', () => {
       json: { content: '# Deploy\nRoll out with care.' },
     });
     assert.equal(put.status, 201, await put.clone().text());
-    assert.equal(s.engine.wiki.read('runbooks/deploy.md', { space: 'ops' }).content.includes('care'), true);
+    assert.equal(
+      (await s.engine.wiki.read('runbooks/deploy.md', { space: 'ops' })).content.includes('care'),
+      true,
+    );
     const elsewhere = await s.req('/v1/wiki/pages/runbooks/deploy.md', {});
     assert.equal(elsewhere.status, 404, 'not in the default space');
     const both = await s.req('/v1/wiki/pages/runbooks/deploy.md?space=ops', {

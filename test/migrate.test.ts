@@ -4,9 +4,9 @@
  * changes nothing, and a run that stops half way resumes without duplicates.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadConfig } from '../src/app/config.js';
 import { createEngine } from '../src/app/engine.js';
@@ -15,6 +15,7 @@ import { BACKENDS, freshSchema } from './support/backends.js';
 import { tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 import { populate } from './support/knowledge-fixture.js';
+import { snapshot } from './support/snapshot.js';
 
 /** A source home: three indexed Claude sessions plus the knowledge fixture. */
 async function sourceHome() {
@@ -38,21 +39,6 @@ async function sourceHome() {
   await populate(e);
   e.close();
   return h;
-}
-
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p, 'utf8'));
-    }
-  };
-  walk(dir);
-  const m = out.get('manifest.json');
-  if (m) out.set('manifest.json', m.replace(/"created_at": "[^"]+"/, '"created_at": "…"'));
-  return out;
 }
 
 /** A target of each kind: another SQLite file, and a fresh PostgreSQL schema. */

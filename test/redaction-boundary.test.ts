@@ -136,7 +136,7 @@ describe('knowledge fields through the services', () => {
       });
       assert.ok(m);
       await engine.rules.add({ title: `Rule ${SECRET}`, body: `Never paste ${SECRET}` });
-      engine.wiki.write(
+      await engine.wiki.write(
         `notes/deploy ${SECRET}.md`,
         `# Token
 use ${SECRET}`,

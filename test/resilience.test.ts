@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { createFileArchive } from '../src/storage/archive/file-archive.js';
 import { BIN, NOBODY, nobodySkipReason, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, tempHome } from './support/home.js';
 
@@ -70,6 +71,13 @@ test('a run killed with SIGKILL mid-index resumes with nothing lost or duplicate
   assert.deepEqual(doctor.database.problems, [], 'the index is consistent');
   const again = tapedeck(['index', '--json'], h.env).json();
   assert.equal(again.steps.written, 0);
+  // The archive worker's copies: a file whose last cursor committed is archived already (the run
+  // after a kill skips it as unchanged and would never archive it).
+  const archive = createFileArchive(join(h.tapedeckHome, 'archive'));
+  for (let i = 0; i < 120; i++) {
+    const path = join(h.home, claudePath(sessionId(i)));
+    assert.ok(archive.read(path).equals(readFileSync(path)), `${path} archived as it is`);
+  }
   const hit = tapedeck(['search', 'order 77042 overflowed', '--json'], h.env).json().hits[0];
   assert.equal(hit.thread, `claude-code:${sessionId(77)}`);
 });

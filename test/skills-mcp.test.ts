@@ -173,7 +173,7 @@ test('wiki tools: write, read, list, search; unsafe paths are refused', async ()
     assert.match(r.content[0].text, /INVALID_INPUT/);
   }
   assert.deepEqual(
-    engine.wiki.list().map((p) => p.path),
+    (await engine.wiki.list()).map((p) => p.path),
     ['architecture/payments.md'],
   );
 });

@@ -10,6 +10,7 @@ import type { SpawnParseWorker } from '../ingest/parse-offload.js';
 
 type Threads = typeof import('node:worker_threads');
 
+/** Starts either worker (the data says which: ingest/parse-offload.ts). */
 export const spawnParseWorker: SpawnParseWorker | undefined = import.meta.url.endsWith('.ts')
   ? undefined
   : (data, transfer) => {

@@ -30,6 +30,8 @@ export interface Flush {
   lineNo: number;
   /** The parser's state at `offset` (JSON-serializable). */
   state: unknown;
+  /** The file's last batch of this read (its cursor says the file is indexed to its size). */
+  final: boolean;
 }
 
 export interface ParseLimits {
@@ -66,7 +68,7 @@ export class LinesParse {
     this.splitter = new LineSplitter(offset, lineNo + 1, limits.maxLineBytes);
   }
 
-  private flush(state: unknown): void {
+  private flush(state: unknown, final: boolean): void {
     const { ops, issues } = this.sink.drain();
     this.onFlush({
       ops: prepareOps(ops, this.limits.policy),
@@ -75,6 +77,7 @@ export class LinesParse {
       offset: this.offset,
       lineNo: this.lineNo,
       state,
+      final,
     });
   }
 
@@ -95,7 +98,7 @@ export class LinesParse {
       }
       this.offset = ev.end;
       this.lineNo = ev.lineNo;
-      if (sink.size >= this.limits.batchSteps) this.flush(parser.state());
+      if (sink.size >= this.limits.batchSteps) this.flush(parser.state(), false);
     }
   }
 
@@ -107,7 +110,7 @@ export class LinesParse {
     // parser state from before it: the next run re-reads it, and its steps upsert.
     const snapshot = structuredClone(this.parser.state());
     if (tail.text !== null && tryParseJson(tail.text).ok) this.parser.line(tail.text, tail.lineNo, this.sink);
-    this.flush(snapshot);
+    this.flush(snapshot, true);
   }
 }
 
@@ -130,5 +133,6 @@ export function parseDocumentFile(
     offset: bytes,
     lineNo: 0,
     state: undefined,
+    final: true,
   };
 }

@@ -2,46 +2,42 @@
  * The main thread's side of the parse worker: files are posted as chunks (their buffers moved, not
  * copied) and come back as prepared batches, while the main thread goes on reading the next file
  * and writing earlier batches. The indexer is synchronous, so waiting for a reply blocks on a
- * shared counter the worker raises after each one; what is in flight is bounded in bytes, so a
- * slow worker holds back the reading instead of filling memory.
+ * shared counter the worker raises after each one; what is in flight is bounded in bytes of chunk
+ * buffers, so a slow worker holds back the reading instead of filling memory.
  */
-import { createRequire } from 'node:module';
 import type { MessagePort } from 'node:worker_threads';
 import { markRedacted } from '../core/redact-record.js';
 import type { AgentId } from '../core/types.js';
+import type { ArchiveWorkerData } from './archive-worker.js';
 import type { Flush, ParseLimits } from './file-parse.js';
 import type { FromWorker, ParseWorkerData, ToWorker } from './parse-worker.js';
+import { WorkerChannel, type WorkerHandle } from './worker-channel.js';
 
-/** The smallest part of a worker thread the offload needs (node:worker_threads' Worker has it). */
-export interface ParseWorkerHandle {
-  postMessage(message: ToWorker, transfer?: ArrayBuffer[]): void;
-  terminate(): unknown;
-  unref(): void;
-}
-
-/** Starts a worker running ingest/parse-worker.ts's `serveParseWorker` with this data (moved). */
-export type SpawnParseWorker = (data: ParseWorkerData, transfer: MessagePort[]) => ParseWorkerHandle;
+/**
+ * Starts a thread running app/parse-worker.ts with this data (the port moved): the parse worker
+ * (ingest/parse-worker.ts), or, given `archiveDir`, the archive worker (ingest/archive-worker.ts).
+ * One entry file for both, so the bundled CLI ships one worker file.
+ */
+export type SpawnParseWorker = (
+  data: ParseWorkerData | ArchiveWorkerData,
+  transfer: MessagePort[],
+) => WorkerHandle<unknown>;
 
 export interface OffloadHandlers {
-  flush(id: number, flush: Flush, last: boolean): void;
+  flush(id: number, flush: Flush): void;
   error(id: number, message: string): void;
 }
 
-/** Chunk bytes posted but not yet parsed, at most. */
+/**
+ * Chunk buffer bytes posted but not yet parsed, at most. Counted by buffer size, not by the bytes
+ * a chunk holds: a small file's one chunk still takes a whole buffer, and counting its bytes let
+ * hundreds of buffers be in flight at once (53 MB for the 10k corpus's small files).
+ */
 const MAX_IN_FLIGHT = 8 << 20;
-/** No reply for this long means the worker is gone. */
-const STALL_MS = 120_000;
-
-// Loaded on first use: most runs (every `tapedeck search`) never start a worker, and the module
-// costs a few milliseconds of a command's start.
-type Threads = typeof import('node:worker_threads');
-let threads: Threads | undefined;
-const workerThreads = () => (threads ??= createRequire(import.meta.url)('node:worker_threads') as Threads);
 
 export class ParseOffload {
-  private readonly port: MessagePort;
-  private readonly flag: Int32Array;
-  private readonly worker: ParseWorkerHandle;
+  private readonly channel: WorkerChannel<ToWorker, FromWorker>;
+  private readonly worker: WorkerHandle<ToWorker>;
   private inFlight = 0;
   private readonly open = new Set<number>();
   private readonly dropped = new Set<number>();
@@ -54,12 +50,12 @@ export class ParseOffload {
     limits: ParseLimits,
     private readonly on: OffloadHandlers,
   ) {
-    const { port1, port2 } = new (workerThreads().MessageChannel)();
-    const signal = new SharedArrayBuffer(4);
-    this.port = port1;
-    this.flag = new Int32Array(signal);
-    this.worker = spawn({ port: port2, signal, limits }, [port2]);
-    this.worker.unref();
+    this.channel = new WorkerChannel<ToWorker, FromWorker>(
+      (data, transfer) => spawn({ ...data, limits }, transfer),
+      'parse worker',
+      (m) => this.handle(m),
+    );
+    this.worker = this.channel.worker;
   }
 
   /** Files sent and not yet answered in full. */
@@ -89,7 +85,7 @@ export class ParseOffload {
   /** The next bytes of file `id`; `buf` is moved to the worker (it must own its ArrayBuffer). */
   chunk(id: number, buf: Uint8Array): void {
     while (this.inFlight > MAX_IN_FLIGHT) this.receive(true);
-    this.inFlight += buf.byteLength;
+    this.inFlight += buf.buffer.byteLength;
     this.worker.postMessage({ t: 'chunk', id, buf }, [buf.buffer as ArrayBuffer]);
     this.receive(false);
   }
@@ -116,22 +112,7 @@ export class ParseOffload {
 
   /** Handle the replies already there (`wait`: block for at least one). */
   receive(wait: boolean): void {
-    let got = false;
-    let since = Date.now();
-    for (;;) {
-      const seen = Atomics.load(this.flag, 0);
-      const m = workerThreads().receiveMessageOnPort(this.port);
-      if (m) {
-        got = true;
-        this.handle(m.message as FromWorker);
-        continue;
-      }
-      if (!wait || got) return;
-      // The flag can be seen raised before the message can be taken: recheck every few ms.
-      if (Atomics.wait(this.flag, 0, seen, 5) === 'timed-out' && Date.now() - since > STALL_MS)
-        throw new Error(`the parse worker did not answer for ${STALL_MS / 1000} s`);
-      if (Atomics.load(this.flag, 0) !== seen) since = Date.now();
-    }
+    this.channel.receive(wait);
   }
 
   /** Block until every file sent is answered. */
@@ -140,13 +121,12 @@ export class ParseOffload {
   }
 
   close(): void {
-    this.port.close();
-    this.worker.terminate();
+    void this.channel.close();
   }
 
   private handle(m: FromWorker): void {
     if (m.t === 'ack') {
-      this.inFlight -= m.bytes;
+      this.inFlight -= m.buf.buffer.byteLength;
       this.pool.push(m.buf.buffer as ArrayBuffer);
     } else if (this.dropped.has(m.id)) {
       // a reply already under way when the file was dropped
@@ -154,11 +134,11 @@ export class ParseOffload {
       this.open.delete(m.id);
       this.on.error(m.id, m.message);
     } else {
-      if (m.last) this.open.delete(m.id);
+      if (m.flush.final) this.open.delete(m.id);
       // The worker made these steps with prepareStep, which redacted them; the copy that crossed
       // the thread boundary lost that mark, so it is set again here (core/redact-record.ts).
       for (const o of m.flush.ops) if (o.type === 'step' && o.prepared) markRedacted(o.prepared);
-      this.on.flush(m.id, m.flush, m.last);
+      this.on.flush(m.id, m.flush);
     }
   }
 }

@@ -48,3 +48,11 @@ export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** `text` without a leading U+FEFF (a decoded BOM), which would make the first line unparseable. */
 export const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** A file error as a user reads it in a summary or `tapedeck doctor`. */
+export function errorMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'EACCES' || err?.code === 'EPERM') return 'permission denied';
+  if (err?.code === 'EISDIR') return 'is a directory';
+  return err?.message ?? String(e);
+}

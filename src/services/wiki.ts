@@ -6,6 +6,7 @@
  * Decisions: `remove` is a tombstone — the page leaves lists, reads and search, its versions stay
  * readable (`read(path, {version})`), and writing the path again revives it as a new version.
  * Writing the same text again is a no-op (no new version). Paths get `.md` appended when missing.
+ * The store is async (storage/wiki-store.ts, both backends), so every method answers a promise.
  */
 import { invalidInput, notFound, TapedeckError } from '../core/errors.js';
 import { parseQuery } from '../core/query.js';
@@ -72,8 +73,8 @@ const summaryOf = (p: WikiPageRow): WikiPageSummary => ({
 export function createWikiService({ store, resolveSpace, now = Date.now }: WikiDeps) {
   const iso = () => new Date(now()).toISOString();
 
-  function live(space: string, path: string): WikiPageRow {
-    const page = store.get(space, path);
+  async function live(space: string, path: string): Promise<WikiPageRow> {
+    const page = await store.get(space, path);
     if (!page)
       throw notFound(`No wiki page ${path} in space ${space}; list pages with \`tapedeck wiki list\``);
     if (page.deletedAt)
@@ -85,16 +86,24 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
 
   return {
     /** Live pages under a folder (`''` for all), by path. */
-    list(prefix?: string, scope: WikiScope = {}): WikiPageSummary[] {
-      return store.list(resolveSpace(scope), normalizeWikiPrefix(prefix)).map(summaryOf);
+    async list(prefix?: string, scope: WikiScope = {}): Promise<WikiPageSummary[]> {
+      return (await store.list(resolveSpace(scope), normalizeWikiPrefix(prefix))).map(summaryOf);
+    },
+
+    /** Live pages under a folder with their text, by path (the fs mount's files, from one read). */
+    async pages(prefix?: string, scope: WikiScope = {}): Promise<(WikiPageSummary & { content: string })[]> {
+      return (await store.list(resolveSpace(scope), normalizeWikiPrefix(prefix))).map((p) => ({
+        ...summaryOf(p),
+        content: p.content,
+      }));
     },
 
     /** A page's current text, or an earlier version's (also of a removed page). */
-    read(path: string, opts: WikiScope & { version?: number } = {}): WikiPage {
+    async read(path: string, opts: WikiScope & { version?: number } = {}): Promise<WikiPage> {
       const space = resolveSpace(opts);
       const p = normalizeWikiPath(path);
       if (opts.version === undefined) {
-        const page = live(space, p);
+        const page = await live(space, p);
         return {
           ...summaryOf(page),
           space,
@@ -104,9 +113,9 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
           removed_at: null,
         };
       }
-      const page = store.get(space, p);
+      const page = await store.get(space, p);
       if (!page) throw notFound(`No wiki page ${p} in space ${space}`);
-      const v = Number.isInteger(opts.version) ? store.version(page.id, opts.version) : undefined;
+      const v = Number.isInteger(opts.version) ? await store.version(page.id, opts.version) : undefined;
       if (!v) throw notFound(`The wiki page ${p} has versions 1 to ${page.version}, not ${opts.version}`);
       return {
         ...summaryOf(page),
@@ -124,11 +133,11 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
      * Create or replace a page (redacted; title from its first heading). `expectedVersion` makes
      * the write conditional: CONFLICT unless the live page is at that version (0 = must not exist).
      */
-    write(
+    async write(
       path: string,
       content: string,
       opts: WikiScope & { expectedVersion?: number } = {},
-    ): WikiWriteResult {
+    ): Promise<WikiWriteResult> {
       const space = resolveSpace(opts);
       const p = normalizeWikiPath(path);
       if (typeof content !== 'string' || content.trim() === '')
@@ -137,8 +146,8 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
         throw invalidInput(`The wiki page ${p} is ${content.length} characters; at most ${MAX_WIKI_CONTENT}`);
       const r = redact(content);
       const title = wikiTitle(p, r.text);
-      return store.write((w) => {
-        const page = w.get(space, p);
+      return store.write(async (w): Promise<WikiWriteResult> => {
+        const page = await w.get(space, p);
         const liveVersion = page && !page.deletedAt ? page.version : 0;
         if (opts.expectedVersion !== undefined && opts.expectedVersion !== liveVersion)
           throw new TapedeckError(
@@ -148,7 +157,7 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
           );
         const at = iso();
         if (!page) {
-          const id = w.insertPage({
+          const id = await w.insertPage({
             space,
             path: p,
             title,
@@ -158,7 +167,7 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
             updatedAt: at,
             deletedAt: null,
           });
-          w.insertVersion(id, { version: 1, title, content: r.text, createdAt: at });
+          await w.insertVersion(id, { version: 1, title, content: r.text, createdAt: at });
           return { path: p, title, version: 1, status: 'created', redactions: r.redactions };
         }
         if (!page.deletedAt && page.content === r.text)
@@ -170,8 +179,8 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
             redactions: r.redactions,
           };
         const version = page.version + 1;
-        w.updatePage(page.id, { title, content: r.text, version, updatedAt: at });
-        w.insertVersion(page.id, { version, title, content: r.text, createdAt: at });
+        await w.updatePage(page.id, { title, content: r.text, version, updatedAt: at });
+        await w.insertVersion(page.id, { version, title, content: r.text, createdAt: at });
         return {
           path: p,
           title,
@@ -183,27 +192,27 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
     },
 
     /** Remove a page (a tombstone: its versions stay readable; writing it again restores it). */
-    remove(path: string, scope: WikiScope = {}) {
+    async remove(path: string, scope: WikiScope = {}) {
       const space = resolveSpace(scope);
       const p = normalizeWikiPath(path);
-      return store.write((w) => {
-        const page = w.get(space, p);
+      return store.write(async (w) => {
+        const page = await w.get(space, p);
         if (!page || page.deletedAt) throw notFound(`No wiki page ${p} in space ${space}`);
-        w.markDeleted(page.id, iso());
+        await w.markDeleted(page.id, iso());
         return { path: p, removed: true, version: page.version };
       });
     },
 
     /** Every version of a page (also of a removed one), oldest first. */
-    history(path: string, scope: WikiScope = {}) {
+    async history(path: string, scope: WikiScope = {}) {
       const space = resolveSpace(scope);
       const p = normalizeWikiPath(path);
-      const page = store.get(space, p);
+      const page = await store.get(space, p);
       if (!page) throw notFound(`No wiki page ${p} in space ${space}`);
       return {
         path: p,
         removed_at: page.deletedAt,
-        versions: store.versions(page.id).map((v) => ({
+        versions: (await store.versions(page.id)).map((v) => ({
           version: v.version,
           title: v.title,
           chars: v.content.length,
@@ -213,17 +222,17 @@ export function createWikiService({ store, resolveSpace, now = Date.now }: WikiD
     },
 
     /** Full-text search over live pages (title, path, text), best first, optionally under a folder. */
-    search(
+    async search(
       query: string,
       opts: WikiScope & { prefix?: string; limit?: number } = {},
-    ): { query: string; hits: WikiHit[] } {
+    ): Promise<{ query: string; hits: WikiHit[] }> {
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('The query is empty');
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = opts.limit ?? 10;
       if (!Number.isInteger(limit) || limit < 1 || limit > 100)
         throw invalidInput('limit must be between 1 and 100');
       const space = resolveSpace(opts);
-      const rows = store.search(parseQuery(query), space, normalizeWikiPrefix(opts.prefix), limit);
+      const rows = await store.search(parseQuery(query), space, normalizeWikiPrefix(opts.prefix), limit);
       return {
         query,
         hits: rows.map((r) => ({

@@ -260,8 +260,8 @@ function suite(kind: BackendKind) {
     const h = backendHome(kind);
     const e2 = h.engine();
     try {
-      e2.wiki.write('a.md', '# A\n\naaaa\n');
-      e2.wiki.write('b.md', `# B\n\n${'a'.repeat(48)}!\n`);
+      await e2.wiki.write('a.md', '# A\n\naaaa\n');
+      await e2.wiki.write('b.md', `# B\n\n${'a'.repeat(48)}!\n`);
       const started = Date.now();
       const r = await e2.fs.grep('^(a+)+$', '/wiki', { timeoutMs: 300 });
       assert.ok(Date.now() - started < 3000);
@@ -391,7 +391,7 @@ function suite(kind: BackendKind) {
 
     assert.equal((await e.fs.write('/wiki/notes/fs.md', '# From fs\n')).status, 'created');
     assert.equal((await e.fs.write('/wiki/notes/fs.md', '# From fs, again\n')).status, 'updated');
-    assert.equal(e.wiki.read('notes/fs.md').version, 2);
+    assert.equal((await e.wiki.read('notes/fs.md')).version, 2);
     assert.equal((await failure(() => e.fs.write('/wiki/notes', '# x'))).code, 'INVALID_INPUT');
 
     const today = (await e.fs.cat('/working-memory/today.md')).lines.join('\n');
@@ -440,9 +440,9 @@ function suite(kind: BackendKind) {
     });
     assert.equal(e.memories.get(id).status, 'forgotten');
     assert.equal((await failure(() => e.fs.rm(`/memories/by-id/${id}.md`))).code, 'CONFLICT');
-    e.wiki.write('tmp.md', '# tmp\n');
+    await e.wiki.write('tmp.md', '# tmp\n');
     assert.equal((await e.fs.rm('/wiki/tmp.md')).status, 'removed');
-    assert.equal(e.wiki.history('tmp.md').removed_at !== null, true);
+    assert.equal((await e.wiki.history('tmp.md')).removed_at !== null, true);
     e.skills.add({ name: 'to-archive', description: 'Archive me', body: 'x' });
     const s = await e.fs.rm('/skills/to-archive/SKILL.md');
     assert.equal(s.status, 'archived');
@@ -486,7 +486,7 @@ function suite(kind: BackendKind) {
 
   it('every verb refuses paths that escape the tree, and nothing is written', async () => {
     const before = e.memories.list({ allSpaces: true, status: 'all', limit: 1000 }).memories.length;
-    const pages = e.wiki.list().length;
+    const pages = (await e.wiki.list()).length;
     const attempts = [
       '../x.md',
       '/wiki/../../etc/passwd',
@@ -512,7 +512,7 @@ function suite(kind: BackendKind) {
         assert.equal((await failure(fn)).code, 'INVALID_INPUT', `${verb} ${JSON.stringify(p)}`);
     }
     assert.equal(e.memories.list({ allSpaces: true, status: 'all', limit: 1000 }).memories.length, before);
-    assert.equal(e.wiki.list().length, pages);
+    assert.equal((await e.wiki.list()).length, pages);
   });
 }
 

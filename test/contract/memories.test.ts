@@ -1,8 +1,9 @@
 /**
  * Memories on every backend, through the service: dedup (exact, near, scope), supersede and
- * as-of, forget/restore/purge, search ranking and filters, redaction, provenance, edge cases
- * (unicode, LIKE metacharacters, query syntax, long text, ties), concurrent writers in two
- * processes, and one scripted sequence whose results must agree between the backends.
+ * as-of, forget/restore/purge, search ranking and filters, redaction, input validation,
+ * provenance against a really indexed transcript, edge cases (unicode, LIKE metacharacters, query
+ * syntax, long text, ties), concurrent writers in two processes, and one scripted sequence whose
+ * results must agree between the backends.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -18,9 +19,8 @@ import { createMemoryService, type MemoryQueryInput } from '../../src/services/m
 import { createSpaceService } from '../../src/services/spaces.js';
 import { openPostgresStores } from '../../src/storage/postgres/stores.js';
 import { openSqliteStores } from '../../src/storage/sqlite/stores.js';
-import { BACKENDS, freshSchema } from '../support/backends.js';
-import { DAY } from '../support/memories.js';
-import { type BackendMemoryLab, memoryLabOn } from '../support/memory-lab.js';
+import { BACKENDS, freshSchema, indexedHome } from '../support/backends.js';
+import { type BackendMemoryLab, DAY, memoryLabOn } from '../support/memory-lab.js';
 
 const PNPM = 'We use pnpm for package management in the shop repository, never npm or yarn';
 const ids = (r: { hits: { id: string }[] }) => r.hits.map((h) => h.id);
@@ -317,60 +317,86 @@ each('update corrects in place; the index follows the content, labels and projec
   assert.throws(() => lab.memories.get('nope'), { code: 'NOT_FOUND' });
 });
 
-for (const b of BACKENDS)
-  test(`provenance: threads are checked, links resolve (${b.name})`, { skip: b.skip }, () => {
-    const thread = 'claude-code:7a7a7a7a-1111-4222-8333-444444444444';
-    const lab = memoryLabOn(
-      b.name,
-      {},
-      {
-        getThread: (id) => (id === thread ? ({ id } as never) : undefined),
-        getSteps: (id, from, to) =>
-          id === thread
-            ? Array.from({ length: Math.max(0, Math.min(to, 1) - from + 1) }, () => ({}) as never)
-            : [],
+each('bad input is refused with INVALID_INPUT naming the problem, and nothing is written', (lab) => {
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{ content: '   ' }, /content is empty/],
+    [{ content: 'x'.repeat(20_001) }, /20,001 characters; the limit is 20,000/],
+    [{ content: 'ok', importance: 1.5 }, /importance must be a number from 0 to 1/],
+    [{ content: 'ok', importance: 'high' }, /importance/],
+    [{ content: 'ok', confidence: -0.1 }, /confidence/],
+    [{ content: 'ok', type: 'opinion' }, /Unknown memory type "opinion"; known: fact, preference/],
+    [{ content: 'ok', eventStart: 'next tuesday' }, /event start: Cannot read the date/],
+    [{ content: 'ok', eventStart: '2026-05-02', eventEnd: '2026-05-01' }, /ends before it starts/],
+    [{ content: 'ok', labels: ['has space'] }, /Invalid label "has space"/],
+    [{ content: 'ok', project: 'relative/dir' }, /absolute directory/],
+    [{ content: 'ok', steps: '1-2' }, /needs a thread/],
+    [{ content: 'ok', space: 'Bad' }, /Invalid space "Bad"/],
+  ];
+  for (const [input, message] of bad)
+    assert.throws(
+      () => lab.memories.add(input as never),
+      (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'INVALID_INPUT', JSON.stringify(input).slice(0, 80));
+        assert.match(e.message ?? '', message);
+        return true;
       },
     );
-    try {
-      const m = lab.memories.add({
-        content: 'We use SQS, not RabbitMQ, for background jobs',
-        thread,
-        steps: '0-1',
-      });
-      assert.deepEqual(m.provenance, {
-        thread,
-        step_from: 0,
-        step_to: 1,
-        link: `tapedeck://thread/${thread}#0`,
-        source: null,
-      });
-      assert.deepEqual(lab.memories.get(`tapedeck://memory/${m.id}`).provenance, m.provenance);
-      const fromLink = lab.memories.add({
-        content: 'SQS queues are created by Terraform',
-        thread: `tapedeck://thread/${thread}#1`,
-      });
-      assert.equal(fromLink.provenance?.step_from, 1);
-      assert.throws(() => lab.memories.add({ content: 'x y z', thread: 'claude-code:nope' }), {
-        code: 'NOT_FOUND',
-      });
-      assert.throws(() => lab.memories.add({ content: 'x y z', thread, steps: '50-60' }), {
-        code: 'NOT_FOUND',
-      });
-      const file = lab.memories.add({
-        content: 'Runbook for SQS dead letters',
-        source: 'docs/runbooks/sqs.md',
-      });
-      assert.deepEqual(lab.memories.get(file.id).provenance, {
-        thread: null,
-        step_from: null,
-        step_to: null,
-        link: null,
-        source: 'docs/runbooks/sqs.md',
-      });
-      assert.equal(lab.memories.list({ status: 'all' }).memories.length, 3, 'refused adds wrote nothing');
-    } finally {
-      lab.cleanup();
-    }
+  assert.equal(lab.memories.list({ status: 'all', allSpaces: true }).memories.length, 0);
+  assert.throws(() => lab.memories.search('ok', { asOf: 'soon' }), /as-of: Cannot read the date "soon"/);
+  assert.throws(() => lab.memories.search(''), { code: 'INVALID_INPUT' });
+  const m = lab.memories.add({ content: 'ok then' });
+  assert.throws(() => lab.memories.update(m.id, { steps: 'x-y', thread: 't' }), { code: 'INVALID_INPUT' });
+});
+
+for (const b of BACKENDS)
+  test(`provenance: threads are checked against an indexed transcript; links resolve (${b.name})`, {
+    skip: b.skip,
+  }, (t) => {
+    const { engine, thread } = indexedHome(t, b.name, '7a7a7a7a-1111-4222-8333-444444444444', [
+      'Which queue do we use?',
+      'We decided on SQS over RabbitMQ.',
+    ]);
+    const m = engine.memories.add({
+      content: 'We use SQS, not RabbitMQ, for background jobs',
+      type: 'decision',
+      thread,
+      steps: '0-1',
+    });
+    assert.deepEqual(m.provenance, {
+      thread,
+      step_from: 0,
+      step_to: 1,
+      link: `tapedeck://thread/${thread}#0`,
+      source: null,
+    });
+    assert.equal(m.link, `tapedeck://memory/${m.id}`);
+    assert.deepEqual(engine.memories.get(`tapedeck://memory/${m.id}`).provenance, m.provenance);
+    const fromLink = engine.memories.add({
+      content: 'SQS queues are created by Terraform',
+      thread: `tapedeck://thread/${thread}#1`,
+    });
+    assert.equal(fromLink.provenance?.step_from, 1);
+    assert.throws(() => engine.memories.add({ content: 'x y z', thread: 'claude-code:nope' }), {
+      code: 'NOT_FOUND',
+    });
+    assert.throws(() => engine.memories.add({ content: 'x y z', thread, steps: '50-60' }), {
+      code: 'NOT_FOUND',
+    });
+    assert.throws(() => engine.memories.add({ content: 'x y z', thread, steps: '3-1' }), {
+      code: 'INVALID_INPUT',
+    });
+    const file = engine.memories.add({
+      content: 'Runbook for SQS dead letters',
+      source: 'docs/runbooks/sqs.md',
+    });
+    assert.deepEqual(engine.memories.get(file.id).provenance, {
+      thread: null,
+      step_from: null,
+      step_to: null,
+      link: null,
+      source: 'docs/runbooks/sqs.md',
+    });
+    assert.equal(engine.memories.list({ status: 'all' }).memories.length, 3, 'refused adds wrote nothing');
   });
 
 each('edge cases: unicode, LIKE metacharacters, query syntax, long text, empty results', (lab) => {

@@ -230,6 +230,7 @@ for (const b of BACKENDS) {
       assert.deepEqual({ ...again, replayed: false }, first);
       assert.equal(again.replayed, true);
       assert.deepEqual(texts(engine, 't'), ['a', 'b', 'c']);
+      // A key belongs to one thread.
       engine.savedThreads.import({ id: 'other', messages: msgs('z') });
       assert.equal(
         throwsCode(
@@ -278,9 +279,9 @@ for (const b of BACKENDS) {
         messages: [
           { role: 'user', content: '  Run   the tests\n' },
           { role: 'assistant', content: 'All 12 pass.' },
-          { role: 'user', content: 'All 12 pass.' },
+          { role: 'user', content: 'All 12 pass.' }, // same text, other role: new
           { role: 'user', content: 'ok' },
-          { role: 'user', content: 'ok' },
+          { role: 'user', content: 'ok' }, // repeats inside one new batch are kept
         ],
       });
       assert.deepEqual([r.messages_added, r.messages_skipped], [3, 2]);
@@ -314,6 +315,7 @@ for (const b of BACKENDS) {
         actual_message_count: 2,
       });
       assert.deepEqual(texts(engine, 't'), ['a', 'b']);
+      // The failed call did not burn its key.
       const ok = engine.savedThreads.append({
         thread: 't',
         expectedMessageCount: 2,
@@ -401,6 +403,7 @@ for (const b of BACKENDS) {
       assert.equal(engine.transcripts.show({ thread: 't' }).thread.stepCount, 5);
       assert.equal(engine.transcripts.search('m1').hits[0]?.thread, 't', 'kept messages stay searchable');
       assert.equal(engine.transcripts.search('m3').hits.length, 0, 'the replaced tail is gone from search');
+      // The replaced messages' external ids are free again.
       assert.equal(
         engine.savedThreads.append({
           thread: 't',

@@ -38,15 +38,16 @@ const skills = createSkillsService({ store: stores.skills, resolveSpace, threadS
 const wiki = createWikiService({ store: stores.wiki, resolveSpace });
 // Warm up: connected and every statement path loaded before the start signal.
 skills.list();
-wiki.list();
-process.stdout.write('ready\\n');
-createInterface({ input: process.stdin }).once('line', () => {
+// (The child runs as CommonJS: no top-level await.)
+wiki.list().then(() => process.stdout.write('ready\\n'));
+createInterface({ input: process.stdin }).once('line', async () => {
   let out;
   try {
+    // The wiki answers a promise (its store is async), the skills service at once: await both.
     const result =
       what === 'skill'
-        ? skills.add({ name: 'race', description: 'Use when racing, writer ' + n, body: 'writer ' + n })
-        : wiki.write('race.md', '# Race\\nwriter ' + n, what === 'wiki-new' ? { expectedVersion: 0 } : {});
+        ? await skills.add({ name: 'race', description: 'Use when racing, writer ' + n, body: 'writer ' + n })
+        : await wiki.write('race.md', '# Race\\nwriter ' + n, what === 'wiki-new' ? { expectedVersion: 0 } : {});
     out = { ok: true, result };
   } catch (e) {
     out = { ok: false, code: e.code, message: e.message };

@@ -1,7 +1,8 @@
 /**
  * Skills on every backend: versions, stages, trust badges, evidence, find ranking and full-text
  * edge cases, proposals, spaces, import/export byte for byte, and two writers creating the same
- * skill at once — through the real skills service over each backend's store. One scripted
+ * skill at once — through the real skills service over each backend's store, and through the
+ * engine, whose evidence links are checked against a really indexed transcript. One scripted
  * sequence must give identical outputs (find scores included) on SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { type TestContext, test } from 'node:test';
 import type { BackendKind } from '../../src/ports/stores.js';
 import { createSkillsService } from '../../src/services/skills/service.js';
 import { createSpaceService } from '../../src/services/spaces.js';
-import { BACKENDS, backendHome, openTestStores } from '../support/backends.js';
+import { BACKENDS, indexedHome, openTestStores } from '../support/backends.js';
 import { raceWriters } from './skills-wiki-race.js';
 
 const THREAD = 'claude-code:7c7c7c7c-1111-4222-8333-444444444444';
@@ -69,6 +70,11 @@ for (const b of BACKENDS) {
       '---\nname: deploy\ndescription: "Use when: shipping to prod"\nlicense: MIT\n---\n\n# Deploy\nRun make ship, then watch the dashboard.\n',
     );
     assert.equal(skills.render('deploy', { version: 1 }), content, 'version 1 is what was added');
+    const old = skills.show('deploy', { version: 1 });
+    assert.equal(old.shown_version, 1);
+    assert.equal(old.version, 3);
+    assert.equal(old.description, 'Use when shipping to production');
+    assert.match(old.body, /Run make ship\.\n$/);
     assert.deepEqual(
       skills.show('deploy').versions.map((v) => [v.version, v.note]),
       [
@@ -80,6 +86,11 @@ for (const b of BACKENDS) {
     assert.equal(
       codeOf(() => skills.show('deploy', { version: 4 })),
       'NOT_FOUND',
+    );
+    assert.equal(
+      codeOf(() => skills.update('deploy', { content: content.replace('name: deploy', 'name: other') })),
+      'INVALID_INPUT',
+      'an update cannot rename the skill',
     );
     assert.equal(
       codeOf(() => skills.add({ content })),
@@ -240,9 +251,18 @@ for (const b of BACKENDS) {
       ['release-notes', 'changelog-lint', 'deploy'],
     );
     assert.ok(r.hits[0].score > r.hits[1].score);
+    assert.deepEqual(Object.keys(r.hits[0]).sort(), [
+      'badge',
+      'description',
+      'name',
+      'score',
+      'stage',
+      'version',
+    ]);
     assert.ok(
       skills.find('release notes', { includeArchived: true }).hits.some((h) => h.name === 'old-release'),
     );
+    // The same text as a draft ranks below the active skill; trust lifts a skill further.
     skills.add({
       ...skill(
         'release-notes-draft',
@@ -348,7 +368,15 @@ for (const b of BACKENDS) {
     assert.equal(p.status, 'proposed');
     assert.equal(skills.show('triage-bug').version, 1);
     assert.equal(skills.show('triage-bug').pending_proposals.length, 1);
+    assert.equal(
+      codeOf(() => skills.propose({ name: 'triage-bug', body: 'Reproduce first.' })),
+      'INVALID_INPUT',
+      'a proposal that changes nothing',
+    );
+    const [listed] = skills.proposals('triage-bug');
+    assert.match(listed!.content, /Then bisect\./);
     assert.equal(skills.accept('triage-bug', p.proposal!.slice(0, 8)).version, 2);
+    assert.match(skills.show('triage-bug').body, /Then bisect/);
     assert.equal(skills.show('triage-bug').versions[1].note, `accepted proposal ${p.proposal}: add bisect`);
     assert.equal(
       codeOf(() => skills.accept('triage-bug', p.proposal!)),
@@ -369,6 +397,10 @@ for (const b of BACKENDS) {
     assert.equal(
       codeOf(() => skills.accept('triage-bug', 'ffffffff')),
       'NOT_FOUND',
+    );
+    assert.equal(
+      codeOf(() => skills.accept('triage-bug', 'zz')),
+      'INVALID_INPUT',
     );
   });
 
@@ -433,13 +465,17 @@ for (const b of BACKENDS) {
     assert.equal(skills.render('crlf-skill', { version: 1 }), files['crlf-skill']);
   });
 
-  test(`the engine's skills service runs on this backend (${b.name})`, { skip: b.skip }, (t) => {
-    const h = backendHome(b.name);
-    const e = h.engine();
-    t.after(() => {
-      e.close();
-      h.cleanup();
-    });
+  test(`the engine's skills service runs on this backend; evidence is checked against an indexed transcript (${b.name})`, {
+    skip: b.skip,
+  }, (t) => {
+    const {
+      h,
+      engine: e,
+      thread,
+    } = indexedHome(t, b.name, '7c7c7c7c-1111-4222-8333-444444444444', [
+      'migrate the orders table',
+      'done, with a rollback script',
+    ]);
     e.skills.add(skill('deploy', 'Use when shipping to production', 'Run make ship.'));
     const other = h.engine();
     t.after(() => other.close());
@@ -447,6 +483,24 @@ for (const b of BACKENDS) {
       other.skills.find('shipping production').hits.map((x) => x.name),
       ['deploy'],
     );
+    assert.equal(
+      codeOf(() =>
+        e.skills.addEvidence('deploy', [
+          `tapedeck://thread/${thread}#1`,
+          'tapedeck://thread/claude-code:nope#0',
+        ]),
+      ),
+      'NOT_FOUND',
+    );
+    assert.equal(
+      codeOf(() => e.skills.addEvidence('deploy', [`tapedeck://thread/${thread}#99`])),
+      'NOT_FOUND',
+    );
+    assert.equal(e.skills.show('deploy').evidence.length, 0, 'nothing kept from a failed call');
+    assert.deepEqual(e.skills.addEvidence('deploy', [`tapedeck://thread/${thread}#1`]).added, [
+      `tapedeck://thread/${thread}#1`,
+    ]);
+    assert.equal(other.skills.show('deploy').badge, 'Checked', 'active + evidence');
   });
 
   test(`two processes adding the same skill at once: one wins, the others get CONFLICT (${b.name})`, {

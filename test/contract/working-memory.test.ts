@@ -5,54 +5,24 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Engine } from '../../src/app/engine.js';
 import { isTapedeckError } from '../../src/core/errors.js';
 import type { BackendKind } from '../../src/ports/stores.js';
-import { createSpaceService } from '../../src/services/spaces.js';
+import { BACKENDS, POSTGRES } from '../support/backends.js';
 import {
-  createWorkingMemoryService,
-  type WorkingMemoryService,
-} from '../../src/services/working-memory/index.js';
-import { BACKENDS, backendHome, POSTGRES } from '../support/backends.js';
-import type { TempHome } from '../support/home.js';
-import { BLOG, SHOP, sameDayStart, seedSessions, writeSession } from '../support/wm-world.js';
+  BLOG,
+  SHOP,
+  sameDayStart,
+  seedSessions,
+  type WmWorld,
+  wmWorld,
+  writeSession,
+} from '../support/wm-world.js';
 
 const DAY = 86_400_000;
 
-interface World {
-  h: TempHome;
-  engine: Engine;
-  wm: WorkingMemoryService;
-  clock: { now: number };
-  close(): void;
-}
-
 /** A home on `kind` and a working-memory service over its store whose clock the test moves. */
-function world(kind: BackendKind, config?: Record<string, unknown>, now = Date.now()): World {
-  const h = backendHome(kind);
-  if (config) h.write('../tapedeck/config.json', JSON.stringify(config));
-  const engine = h.engine();
-  const clock = { now };
-  const wm = createWorkingMemoryService({
-    store: engine.stores.workingMemory,
-    memories: engine.memories,
-    threads: engine.store,
-    spaces: createSpaceService({ envSpace: engine.config.space, mappings: engine.config.spaces }),
-    projectSpaces: engine.config.spaces,
-    home: engine.config.home,
-    now: () => clock.now,
-  });
-  return {
-    h,
-    engine,
-    wm,
-    clock,
-    close() {
-      engine.close();
-      h.cleanup();
-    },
-  };
-}
+const world = (kind: BackendKind, config?: Record<string, unknown>, now = Date.now()): WmWorld =>
+  wmWorld({}, config, kind, now);
 
 const section = (md: string, heading: string) => {
   const m = new RegExp(`## ${heading}(?: \\(edited\\))?\\n([\\s\\S]*?)(?=\\n\\n## |\\n?$)`).exec(md);
@@ -94,6 +64,11 @@ for (const b of BACKENDS) {
       );
       const focus = section(br.markdown, 'Focus')!;
       assert.match(
+        focus.split('\n')[0]!,
+        /^- ~\/dev\/acme-shop|^- \/home\/dev\/acme-shop/,
+        'most active first',
+      );
+      assert.match(
         focus,
         /acme-shop: 2 sessions, 1 memory; last active \d{4}-\d{2}-\d{2} <tapedeck:\/\/thread\/claude-code:shop-2>/,
       );
@@ -104,26 +79,44 @@ for (const b of BACKENDS) {
         decisions.some(
           (d) => d.link === 'tapedeck://thread/claude-code:shop-1#1' && /integer cents/.test(d.text),
         ),
+        'a decision statement of a recent session, linked to its step',
       );
+      assert.ok(decisions.some((d) => /borrow checker/.test(d.text) && d.text.endsWith('(blog)')));
       const loops = br.sections[2]!.items.map((i) => [i.text, i.link]);
-      assert.deepEqual(loops[0], [`Plan: ${plan.content}`, plan.link]);
-      assert.ok(loops.some(([text]) => text === 'Plan: Move CI to Buildkite instead'));
-      assert.ok(!loops.some(([text]) => /GitHub Actions|Astro/.test(text!)));
+      assert.deepEqual(loops[0], [`Plan: ${plan.content}`, plan.link], 'the most important plan first');
+      assert.ok(
+        loops.some(([text]) => text === 'Plan: Move CI to Buildkite instead'),
+        'the superseding plan',
+      );
+      assert.ok(
+        !loops.some(([text]) => /GitHub Actions|Astro/.test(text!)),
+        'no superseded or forgotten plan',
+      );
       assert.ok(
         loops.some(
           ([text, link]) =>
             /^Unfinished request: Add a test for the VAT edge case/.test(text!) &&
             link === 'tapedeck://thread/claude-code:shop-2#0',
         ),
+        'an unanswered last request',
       );
+      assert.ok(!loops.some(([text]) => /rounding|lifetimes/.test(text!)), 'answered requests are not open');
+      const sessions = br.sections[3]!.items;
       assert.deepEqual(
-        br.sections[3]!.items.map((s) => s.link),
+        sessions.map((s) => s.link),
         [
           'tapedeck://thread/claude-code:shop-2',
           'tapedeck://thread/claude-code:blog-1',
           'tapedeck://thread/claude-code:shop-1',
         ],
       );
+      assert.match(
+        sessions[0]!.text,
+        /^\d{4}-\d{2}-\d{2} · Add a test for the VAT edge case · claude-code · /,
+      );
+      for (const s of br.sections)
+        for (const i of s.items) assert.match(i.link ?? '', /^tapedeck:\/\/(memory|thread)\//);
+      assert.ok(br.markdown.startsWith(`# Working memory · ${br.date} · space default\n\n## Focus\n`));
       // Stored: the next read serves it as is.
       const stored = (await w.engine.stores.workingMemory.get('default', br.date))!;
       assert.deepEqual(
@@ -149,7 +142,11 @@ for (const b of BACKENDS) {
     assert.equal(late.date, early.date);
     assert.notEqual(late.generated_at, early.generated_at);
     assert.equal(late.markdown, early.markdown);
-    assert.doesNotMatch(early.markdown, /T\d\d:\d\d/);
+    assert.equal(
+      JSON.stringify(late.sections.map((s) => s.items)),
+      JSON.stringify(early.sections.map((s) => s.items)),
+    );
+    assert.doesNotMatch(early.markdown, /T\d\d:\d\d/, 'no generation time in the Markdown');
   });
 
   test(
@@ -168,6 +165,7 @@ for (const b of BACKENDS) {
       assert.ok(!cached.markdown.includes('VAT fix behind a flag'));
       const fresh = await w.wm.read();
       assert.equal(fresh.regenerated, 'store-changed');
+      assert.equal(fresh.stale, false);
       assert.ok(fresh.markdown.includes('Ship the VAT fix behind a flag'));
 
       // Every kind of memory change moves the fingerprint.
@@ -194,6 +192,7 @@ for (const b of BACKENDS) {
       assert.equal((await w.wm.read()).regenerated, null);
       w.clock.now += 2 * 60_000;
       assert.equal((await w.wm.read()).regenerated, 'expired');
+      assert.equal(w.wm.maxAgeMinutes, 60);
     },
   );
 
@@ -207,6 +206,16 @@ for (const b of BACKENDS) {
       text: '- Call Ana about the invoice <tapedeck://memory/x>\n- Renew the TLS cert',
     });
     assert.deepEqual(r.changed, ['open-loops']);
+    const edited = r.sections.find((s) => s.name === 'open-loops')!;
+    assert.equal(edited.edited, true);
+    assert.deepEqual(
+      edited.items.map((i) => [i.text, i.link, i.source]),
+      [
+        ['Call Ana about the invoice <tapedeck://memory/x>', 'tapedeck://memory/x', 'edit'],
+        ['Renew the TLS cert', null, 'edit'],
+      ],
+    );
+    assert.match(r.markdown, /## Open loops \(edited\)\n- Call Ana about the invoice/);
     assert.deepEqual(
       (
         await w.wm.edit({
@@ -217,6 +226,7 @@ for (const b of BACKENDS) {
       [],
       'the same edit again changes nothing',
     );
+    // The store changes: other sections regenerate, the edit stays.
     w.engine.memories.add({ content: 'Adopt Vitest for the shop', type: 'decision' });
     w.engine.memories.add({ content: 'Write the release notes', type: 'plan' });
     const after = await w.wm.read();
@@ -237,6 +247,7 @@ for (const b of BACKENDS) {
       [[after.date, 'open-loops']],
     );
 
+    // refresh keeps it; refresh --reset drops it and the generated section comes back.
     assert.match((await w.wm.refresh()).markdown, /Call Ana/);
     const reset = await w.wm.refresh({ reset: ['open-loops'] });
     assert.deepEqual(reset.reset, ['open-loops']);
@@ -257,7 +268,11 @@ for (const b of BACKENDS) {
     t.after(w.close);
     seedSessions(w.h, w.engine);
     const br = await w.wm.read();
-    assert.deepEqual((await w.wm.edit({ text: br.markdown })).changed, []);
+    assert.deepEqual(
+      (await w.wm.edit({ text: br.markdown })).changed,
+      [],
+      'an unchanged file changes nothing',
+    );
     const edited = br.markdown.replace(/## Focus\n[\s\S]*?\n\n/, '## Focus\n- Only the shop this week ✓\n\n');
     const r = await w.wm.edit({ text: edited });
     assert.deepEqual(r.changed, ['focus']);
@@ -265,9 +280,12 @@ for (const b of BACKENDS) {
       r.sections.map((s) => s.edited),
       [true, false, false, false],
     );
+    // The file read back (with its "(edited)" mark) is stable…
     assert.deepEqual((await w.wm.edit({ text: r.markdown })).changed, []);
+    // …and the generated text put back removes the edit.
     const back = await w.wm.edit({ text: br.markdown });
     assert.deepEqual(back.changed, ['focus']);
+    assert.equal(back.sections[0]!.edited, false);
     assert.equal(back.markdown, br.markdown);
   });
 
@@ -276,9 +294,16 @@ for (const b of BACKENDS) {
     t.after(w.close);
     await invalid(() => w.wm.edit({ section: 'todos', text: 'x' }), /Unknown working-memory section "todos"/);
     await invalid(() => w.wm.edit({ section: 'focus', text: '   ' }), /empty.*--reset focus/);
+    await invalid(
+      () => w.wm.edit({ section: 'focus', text: 'a\n## Sneaky\nb' }),
+      /cannot hold a "## " heading/,
+    );
     await invalid(() => w.wm.edit({ section: 'focus', text: 'x'.repeat(20_001) }), /over 20,000 characters/);
+    await invalid(() => w.wm.edit({ text: '## Focus\n- a\n## Focus\n- b' }), /appears twice/);
     await invalid(() => w.wm.read({ date: '2026-02-30' }), /Invalid date "2026-02-30"/);
+    await invalid(() => w.wm.read({ date: 'last week' }), /Invalid date/);
     await invalid(() => w.wm.read({ date: '2999-01-01' }), /in the future/);
+    await invalid(() => w.wm.refresh({ reset: 'everything' }), /Unknown working-memory section/);
     await invalid(() => w.wm.read({ space: 'Not A Space' }), /Invalid space/);
     assert.equal(
       await w.engine.stores.workingMemory.get('default', new Date(w.clock.now).toISOString().slice(0, 10)),
@@ -298,13 +323,17 @@ for (const b of BACKENDS) {
     seedSessions(w.h, w.engine);
     w.engine.memories.add({ content: 'Publish on Tuesdays', type: 'decision', space: 'writing' });
     w.engine.memories.add({ content: 'Use Stripe Checkout', type: 'decision', space: 'default' });
+    w.engine.memories.add({ content: 'Write the release notes', type: 'plan' });
     await w.wm.edit({ section: 'focus', text: '- today only' });
     const today = (await w.wm.read()).date;
     const yesterday = await w.wm.read({ date: 'yesterday' });
     assert.notEqual(yesterday.date, today);
     assert.equal(yesterday.sections[0]!.edited, false, 'edits are per day');
     const longAgo = await w.wm.read({ date: '2020-01-01' });
+    assert.equal(longAgo.date, '2020-01-01');
+    assert.equal(section(longAgo.markdown, 'Recent decisions'), '- none recorded in the last 7 days');
     assert.equal(section(longAgo.markdown, 'Recent sessions'), '- none in the last 7 days');
+    assert.equal(section(longAgo.markdown, 'Open loops'), '- none', 'a plan made later is not open then');
     assert.deepEqual(w.engine.stores.catalog.workingMemoryDays('default'), [
       today,
       yesterday.date,
@@ -313,15 +342,30 @@ for (const b of BACKENDS) {
 
     const def = await w.wm.read();
     const writing = await w.wm.read({ space: 'writing' });
+    assert.equal(writing.space, 'writing');
     assert.match(def.markdown, /Use Stripe Checkout/);
     assert.doesNotMatch(def.markdown, /Publish on Tuesdays|lifetimes|blog-1/);
     assert.match(writing.markdown, /Publish on Tuesdays/);
     assert.match(writing.markdown, /Write the draft about Rust lifetimes/);
     assert.doesNotMatch(writing.markdown, /Stripe|acme-shop|shop-\d/);
+    // Edits are per space too.
     await w.wm.edit({ section: 'focus', text: '- words', space: 'writing' });
+    assert.equal(section((await w.wm.read({ space: 'writing' })).markdown, 'Focus'), '- words');
+    assert.equal(section((await w.wm.read()).markdown, 'Focus'), '- today only');
     assert.equal((await w.wm.read({ space: 'writing' })).sections[0]!.edited, true);
     assert.equal((await w.wm.read({ space: 'default', date: 'yesterday' })).sections[0]!.edited, false);
     assert.deepEqual(w.engine.stores.catalog.workingMemoryDays('writing'), [today]);
+  });
+
+  test(`a section given with its own heading is taken without it (${b.name})`, opts, async (t) => {
+    const w = world(b.name);
+    t.after(w.close);
+    const r = await w.wm.edit({ section: 'open-loops', text: '## Open loops\n- Call Ana' });
+    assert.equal(r.sections[2]!.markdown, '- Call Ana');
+    await invalid(
+      () => w.wm.edit({ section: 'open-loops', text: '## Focus\n- x' }),
+      /cannot hold a "## " heading/,
+    );
   });
 }
 

@@ -1,9 +1,4 @@
 /** test/history.test.ts and test/antigravity-steps.test.ts again, every temporary home's store on PostgreSQL. */
-import { test } from 'node:test';
-import { PG_URL } from '../support/pg.js';
+import { onPostgres } from '../support/on-postgres.js';
 
-if (PG_URL) {
-  process.env.TAPEDECK_TEST_BACKEND = 'postgres';
-  await import('../history.test.js');
-  await import('../antigravity-steps.test.js');
-} else test('history on PostgreSQL', { skip: 'TAPEDECK_TEST_DATABASE_URL is not set' }, () => {});
+await onPostgres('history', 'history.test.js', 'antigravity-steps.test.js');

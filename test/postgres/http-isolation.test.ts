@@ -1,8 +1,4 @@
 /** test/http-isolation.test.ts again, every temporary home's store on PostgreSQL. */
-import { test } from 'node:test';
-import { PG_URL } from '../support/pg.js';
+import { onPostgres } from '../support/on-postgres.js';
 
-if (PG_URL) {
-  process.env.TAPEDECK_TEST_BACKEND = 'postgres';
-  await import('../http-isolation.test.js');
-} else test('http-isolation on PostgreSQL', { skip: 'TAPEDECK_TEST_DATABASE_URL is not set' }, () => {});
+await onPostgres('http-isolation', 'http-isolation.test.js');

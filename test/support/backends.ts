@@ -7,10 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import type { Engine } from '../../src/app/engine.js';
 import type { BackendKind, Stores } from '../../src/ports/stores.js';
 import { openPostgresStores } from '../../src/storage/postgres/stores.js';
 import { openSqliteStores } from '../../src/storage/sqlite/stores.js';
-import { type TempHome, tempHome } from './home.js';
+import { claudeLine, claudePath, type TempHome, tempHome } from './home.js';
 import { freshSchema, PG_URL } from './pg.js';
 
 export { freshSchema, PG_URL } from './pg.js';
@@ -68,4 +70,26 @@ export function backendHome(backend: BackendKind, extraEnv: Record<string, strin
       s.drop();
     },
   };
+}
+
+/**
+ * A home on `backend` holding one Claude Code session of `turns` (user, then assistant, in turn),
+ * indexed; its engine and the home go when the test ends. Returns the session's thread id too.
+ */
+export function indexedHome(
+  t: TestContext,
+  backend: BackendKind,
+  sessionId: string,
+  turns: string[],
+): { h: TempHome; engine: Engine; thread: string } {
+  const h = backendHome(backend);
+  const lines = turns.map((text, i) => claudeLine(sessionId, i % 2 ? 'assistant' : 'user', text));
+  h.write(claudePath(sessionId), `${lines.join('\n')}\n`);
+  const engine = h.engine();
+  t.after(() => {
+    engine.close();
+    h.cleanup();
+  });
+  engine.transcripts.index();
+  return { h, engine, thread: `claude-code:${sessionId}` };
 }

@@ -131,15 +131,15 @@ export async function populate(e: Engine): Promise<Fixture> {
   e.skills.add({ name: 'old-skill', description: 'An archived skill', body: 'Old', stage: 'archived' });
   e.skills.add({ name: 'work-skill', description: 'A skill of the work space', body: 'Work', space: 'work' });
 
-  e.wiki.write('architecture/payments.md', '# Payments\n\nWebhooks go through the queue.\n');
-  e.wiki.write(
+  await e.wiki.write('architecture/payments.md', '# Payments\n\nWebhooks go through the queue.\n');
+  await e.wiki.write(
     'architecture/payments.md',
     '# Payments\n\nWebhooks go through the queue; retries use backoff.\n',
   );
-  e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nSee the deploy-app skill.\n');
-  e.wiki.write('scratch.md', '# Scratch\n\nTemporary.\n');
-  e.wiki.remove('scratch.md');
-  e.wiki.write('notes.md', '# Work notes\n', { space: 'work' });
+  await e.wiki.write('runbooks/deploy.md', '# Deploy runbook\n\nSee the deploy-app skill.\n');
+  await e.wiki.write('scratch.md', '# Scratch\n\nTemporary.\n');
+  await e.wiki.remove('scratch.md');
+  await e.wiki.write('notes.md', '# Work notes\n', { space: 'work' });
 
   await e.workingMemory.edit({
     section: 'open-loops',

@@ -1,6 +1,6 @@
 /**
  * Test support: the memory service (and the context bundle over the same stores) on a backend,
- * with a clock the test moves — the backend-parametric twin of memories.ts's memoryLab.
+ * with a clock the test moves.
  */
 import type { BackendKind, Stores } from '../../src/ports/stores.js';
 import type { TranscriptStore } from '../../src/ports/transcript-store.js';
@@ -10,6 +10,7 @@ import { createSpaceService, type SpaceSettings } from '../../src/services/space
 import { openTestStores } from './backends.js';
 
 export const LAB_START = Date.parse('2026-06-01T12:00:00.000Z');
+export const DAY = 86_400_000;
 
 export interface BackendMemoryLab {
   backend: BackendKind;

@@ -10,6 +10,8 @@ import {
   createWorkingMemoryService,
   type WorkingMemoryService,
 } from '../../src/services/working-memory/index.js';
+import type { BackendKind } from '../../src/ports/stores.js';
+import { backendHome } from './backends.js';
 import { type TempHome, tempHome } from './home.js';
 
 let seq = 0;
@@ -100,11 +102,20 @@ export interface WmWorld {
   close(): void;
 }
 
-export function wmWorld(env: Record<string, string> = {}, config?: Record<string, unknown>): WmWorld {
-  const h = tempHome(env);
+/**
+ * A temporary home with `config` and a working-memory service whose clock starts at `now`. On
+ * `backend` when given (the contract suite); else the home's default (TAPEDECK_TEST_BACKEND).
+ */
+export function wmWorld(
+  env: Record<string, string> = {},
+  config?: Record<string, unknown>,
+  backend?: BackendKind,
+  now = Date.now(),
+): WmWorld {
+  const h = backend ? backendHome(backend, env) : tempHome(env);
   if (config) h.write('../tapedeck/config.json', JSON.stringify(config));
   const engine = createEngine(loadConfig({}, h.env));
-  const clock = { now: Date.now() };
+  const clock = { now };
   const wm = createWorkingMemoryService({
     store: engine.stores.workingMemory,
     memories: engine.memories,

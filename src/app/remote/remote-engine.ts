@@ -30,7 +30,7 @@ const REMOTE_SERVICES = [
 ] as const;
 
 /** Services whose methods return promises: called with fetch, not through the blocking client. */
-const ASYNC_SERVICES = new Set<string>(['workingMemory']);
+const ASYNC_SERVICES = new Set<string>(['workingMemory', 'wiki']);
 
 /**
  * The request for a catalogue operation: its own route, the `:name` segments from the input, the

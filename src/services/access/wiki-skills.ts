@@ -9,6 +9,7 @@ const w = (at: number): MethodRule => ({ at, need: 'write' });
 
 const WIKI: { [K in keyof WikiService]: MethodRule } = {
   list: r(1),
+  pages: r(1),
   read: r(1),
   history: r(1),
   search: r(1),

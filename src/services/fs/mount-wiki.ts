@@ -10,7 +10,7 @@ import { type FsDir, type FsFile, type FsNode, type FsScope, forbidden, type Mou
 export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
   const at = (rest: string[]) => pathOf('wiki', rest);
 
-  function page(p: WikiPageSummary, scope: FsScope): FsFile {
+  function page(p: WikiPageSummary & { content: string }): FsFile {
     const segments = p.path.split('/');
     return {
       kind: 'file',
@@ -22,27 +22,27 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       writable: true,
       size: null,
       info: { version: p.version },
-      read: () => wiki.read(p.path, scope).content,
+      read: () => p.content,
     };
   }
 
-  /** The folder `prefix` (components), or undefined when no live page is under it. */
-  function folder(prefix: string[], scope: FsScope): FsDir | undefined {
+  /** The folder `prefix` (components) over `pages`, the live pages under it, with their text. */
+  function folderOf(prefix: string[], pages: (WikiPageSummary & { content: string })[]): FsDir {
     const base = prefix.join('/');
-    const pages = wiki.list(base, scope);
-    if (prefix.length > 0 && pages.length === 0) return undefined;
     const children = (): FsNode[] => {
-      const dirs = new Set<string>();
+      const dirs = new Map<string, (WikiPageSummary & { content: string })[]>();
       const out: FsNode[] = [];
       for (const p of pages) {
         const rest = base ? p.path.slice(base.length + 1) : p.path;
         const cut = rest.indexOf('/');
-        if (cut === -1) out.push(page(p, scope));
-        else if (!dirs.has(rest.slice(0, cut))) {
-          dirs.add(rest.slice(0, cut));
-          out.push(folder([...prefix, rest.slice(0, cut)], scope)!);
+        if (cut === -1) out.push(page(p));
+        else {
+          const name = rest.slice(0, cut);
+          if (!dirs.has(name)) dirs.set(name, []);
+          dirs.get(name)!.push(p);
         }
       }
+      for (const [name, inside] of dirs) out.push(folderOf([...prefix, name], inside));
       return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     };
     let cached: FsNode[] | undefined;
@@ -61,14 +61,23 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
     };
   }
 
-  function resolve(segments: string[], scope: FsScope): FsNode | undefined {
+  /**
+   * The folder `prefix`, or undefined when no live page is under it. The store is async and a
+   * listing is not, so the pages under it (with their text) are read once, when it is resolved.
+   */
+  async function folder(prefix: string[], scope: FsScope): Promise<FsDir | undefined> {
+    const pages = await wiki.pages(prefix.join('/'), scope);
+    if (prefix.length > 0 && pages.length === 0) return undefined;
+    return folderOf(prefix, pages);
+  }
+
+  async function resolve(segments: string[], scope: FsScope): Promise<FsNode | undefined> {
     if (segments.length === 0) return folder([], scope);
     if (segments.some((s) => s.includes('/'))) return undefined;
     const last = segments.at(-1)!;
     if (last.toLowerCase().endsWith('.md')) {
       try {
-        const p = wiki.read(segments.join('/'), scope);
-        return page(p, scope);
+        return page(await wiki.read(segments.join('/'), scope));
       } catch (e) {
         if (!(e instanceof TapedeckError) || e.code !== 'NOT_FOUND') throw e;
       }
@@ -82,16 +91,16 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
     writable: '/wiki/<path>.md (create or replace a page; versions are kept)',
     resolve,
 
-    write(segments, content, scope) {
+    async write(segments, content, scope) {
       if (segments.length === 0)
         throw forbidden('/wiki is a folder: write a page such as /wiki/notes/deploy.md');
       if (segments.some((s) => s.includes('/')))
         throw invalidInput(`${at(segments)}: a wiki folder or page name cannot contain "/"`);
-      if (!segments.at(-1)!.toLowerCase().endsWith('.md') && folder(segments, scope))
+      if (!segments.at(-1)!.toLowerCase().endsWith('.md') && (await folder(segments, scope)))
         throw invalidInput(
           `${at(segments)} is a folder; write a page inside it, e.g. ${at([...segments, 'index.md'])}`,
         );
-      const r = wiki.write(segments.join('/'), content, scope);
+      const r = await wiki.write(segments.join('/'), content, scope);
       const path = at(r.path.split('/'));
       return {
         path,
@@ -105,12 +114,12 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       };
     },
 
-    remove(segments, scope) {
+    async remove(segments, scope) {
       if (segments.length === 0)
         throw forbidden('/wiki itself cannot be removed; rm a page such as /wiki/notes.md');
-      if (!segments.at(-1)!.toLowerCase().endsWith('.md') && folder(segments, scope))
+      if (!segments.at(-1)!.toLowerCase().endsWith('.md') && (await folder(segments, scope)))
         throw forbidden(`${at(segments)} is a folder; remove its pages one at a time`);
-      const r = wiki.remove(segments.join('/'), scope);
+      const r = await wiki.remove(segments.join('/'), scope);
       return {
         path: at(r.path.split('/')),
         status: 'removed',
@@ -118,10 +127,10 @@ export function createWikiMount({ wiki }: { wiki: WikiService }): Mount {
       };
     },
 
-    recall(query, segments, scope, limit) {
+    async recall(query, segments, scope, limit) {
       const last = segments.at(-1);
       const prefix = last?.toLowerCase().endsWith('.md') ? segments.slice(0, -1) : segments;
-      const r = wiki.search(query, { ...scope, prefix: prefix.join('/'), limit: Math.min(limit, 100) });
+      const r = await wiki.search(query, { ...scope, prefix: prefix.join('/'), limit: Math.min(limit, 100) });
       return r.hits
         .filter((h) => !last?.toLowerCase().endsWith('.md') || h.path === segments.join('/'))
         .map((h) => ({ path: at(h.path.split('/')), title: h.title, snippet: h.snippet, score: h.score }));

@@ -354,7 +354,7 @@ export function createFsService({ mounts, now = Date.now }: FsServiceDeps): FsSe
       const m = mountFor(segments, 'rm');
       if (segments.length === 1) throw forbidden(`/${m.name} itself cannot be removed`);
       try {
-        return m.remove!(segments.slice(1), scope);
+        return await m.remove!(segments.slice(1), scope);
       } catch (e) {
         // A missing file gets the same nearest-folder message as every other verb.
         if (e instanceof TapedeckError && e.code === 'NOT_FOUND') await resolve(path, scope);

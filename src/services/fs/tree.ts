@@ -88,10 +88,10 @@ export interface Mount {
   description: string;
   /** Where this mount accepts writes, for FORBIDDEN messages; null when read-only. */
   writable: string | null;
-  /** A mount over an async store (rules, working memory) answers with a promise; the others at once. */
+  /** A mount over an async store (rules, working memory, wiki) answers with a promise; the others at once. */
   resolve(segments: string[], scope: FsScope): FsNode | undefined | Promise<FsNode | undefined>;
   write?(segments: string[], content: string, scope: FsScope): FsWriteResult | Promise<FsWriteResult>;
-  remove?(segments: string[], scope: FsScope): FsRemoveResult;
+  remove?(segments: string[], scope: FsScope): FsRemoveResult | Promise<FsRemoveResult>;
   /** Search under these components with the domain's own search; undefined if it has none. */
   recall?(
     query: string,

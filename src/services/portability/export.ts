@@ -64,8 +64,27 @@ const byKey =
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   };
 
-/** Every record of `spaces` (null: every space), in a stable order. */
-export function gather(deps: PortabilityDeps, spaces: string[] | null, allRules: Rule[]): Bundle {
+/**
+ * Every wiki page of `spaces` (null: every space) with its versions, removed ones included. The
+ * wiki store is async (issue #13): read, like the rules, just before the snapshot of the rest.
+ */
+export async function gatherWiki(deps: PortabilityDeps, spaces: string[] | null): Promise<WikiRecord[]> {
+  const out: WikiRecord[] = [];
+  for (const space of spaces ?? deps.catalog.spaces())
+    for (const p of deps.catalog.wikiPaths(space)) {
+      const page = await deps.wiki.get(space, p.path);
+      if (page) out.push(await wikiRecord(deps.wiki, page));
+    }
+  return out;
+}
+
+/** Every record of `spaces` (null: every space), in a stable order; rules and wiki read before. */
+export function gather(
+  deps: PortabilityDeps,
+  spaces: string[] | null,
+  allRules: Rule[],
+  wiki: WikiRecord[],
+): Bundle {
   const lanes = spaces ?? deps.catalog.spaces();
   const memories = deps.memories
     .list({ spaces, statuses: [...MEMORY_STATUSES] }, Number.MAX_SAFE_INTEGER, 0)
@@ -80,12 +99,6 @@ export function gather(deps: PortabilityDeps, spaces: string[] | null, allRules:
     .sort(byKey((r) => `${r.created_at}\u0000${r.id}`));
   const skills = lanes.flatMap((space) =>
     deps.skills.list({ space, stages: SKILL_STAGES }).map((row) => skillRecord(deps.skills, row)),
-  );
-  const wiki = lanes.flatMap((space) =>
-    deps.catalog.wikiPaths(space).flatMap((p) => {
-      const page = deps.wiki.get(space, p.path);
-      return page ? [wikiRecord(deps.wiki, page)] : [];
-    }),
   );
   const threads = deps.catalog.savedThreadIds(spaces).flatMap((id) => {
     const lines = threadLines(id, deps);
@@ -153,9 +166,10 @@ export async function writeExport(
     if (readdirSync(target).length > 0)
       throw new TapedeckError('CONFLICT', `${target} is not empty; export into a new or empty folder`);
   }
-  // Rules live in an async store (issue #13, first step); read just before the snapshot of the rest.
+  // Rules and wiki pages live in async stores (issue #13); read just before the snapshot of the rest.
   const rules = await deps.rules.list();
-  const bundle = deps.transaction.read(() => gather(deps, spaces, rules));
+  const wiki = await gatherWiki(deps, spaces);
+  const bundle = deps.transaction.read(() => gather(deps, spaces, rules, wiki));
   const manifest: Manifest = {
     format: FORMAT,
     format_version: FORMAT_VERSION,

@@ -281,7 +281,7 @@ export function skillRecord(store: SkillsReader, row: SkillRow): SkillRecord {
   };
 }
 
-export function wikiRecord(store: WikiReader, page: WikiPageRow): WikiRecord {
+export async function wikiRecord(store: WikiReader, page: WikiPageRow): Promise<WikiRecord> {
   return {
     space: page.space,
     path: page.path,
@@ -290,7 +290,7 @@ export function wikiRecord(store: WikiReader, page: WikiPageRow): WikiRecord {
     created_at: page.createdAt,
     updated_at: page.updatedAt,
     deleted_at: page.deletedAt,
-    versions: store.versions(page.id).map((v) => ({
+    versions: (await store.versions(page.id)).map((v) => ({
       version: v.version,
       title: v.title,
       content: v.content,

@@ -95,7 +95,7 @@ export async function runImport(
     conflicts.push({ kind, key, file: at.file, line: at.line, reason });
 
   const localRules = new Map((await deps.rules.list()).map((r) => [r.id, r]));
-  const plan = () => {
+  const plan = async () => {
     const importing = new Set(b.memories.map((x) => x.value.id));
     for (const { value: m, at } of b.memories) {
       const local = deps.memories.get(m.id);
@@ -135,9 +135,9 @@ export async function runImport(
         );
     }
     for (const { value: p, at } of b.wiki) {
-      const page = deps.wiki.get(p.space, p.path);
+      const page = await deps.wiki.get(p.space, p.path);
       if (!page) created.wiki.push(p);
-      else if (same(wikiRecord(deps.wiki, page), p)) {
+      else if (same(await wikiRecord(deps.wiki, page), p)) {
         unchanged.wiki_pages++;
         unchanged.wiki_versions += p.versions.length;
       } else
@@ -200,7 +200,7 @@ export async function runImport(
   // One transaction spanning the stores: a failure anywhere, the rules last included, leaves
   // nothing behind on either backend.
   await deps.transaction.write(async () => {
-    plan();
+    await plan();
     if (opts.dryRun) return;
     await restore(deps, created);
     if (created.rules.length > 0)

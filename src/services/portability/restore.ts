@@ -81,10 +81,10 @@ export async function restore(deps: PortabilityDeps, created: NewRecords): Promi
         });
     }
   });
-  deps.wiki.write((w) => {
+  await deps.wiki.write(async (w) => {
     for (const p of created.wiki) {
       const current = p.versions[p.version - 1];
-      const id = w.insertPage({
+      const id = await w.insertPage({
         space: p.space,
         path: p.path,
         title: current.title,
@@ -94,7 +94,7 @@ export async function restore(deps: PortabilityDeps, created: NewRecords): Promi
         updatedAt: p.updated_at,
         deletedAt: p.deleted_at,
       });
-      for (const v of p.versions) w.insertVersion(id, { ...v, createdAt: v.created_at });
+      for (const v of p.versions) await w.insertVersion(id, { ...v, createdAt: v.created_at });
     }
   });
   for (const t of created.threads) restoreThread(deps, t);

@@ -1,5 +1,6 @@
 /**
- * Error mapping for the rule, skill, wiki and key stores on PostgreSQL (the twin of sqliteGuard):
+ * Error mapping on PostgreSQL for the skill store (the twin of sqliteGuard), and the codes the
+ * pool (sql-pool.ts) maps for the stores on storage/sql.ts (rules, keys, working memory, wiki):
  * a unique violation becomes the CONFLICT the SQLite store or its service raises for the same
  * case, and text PostgreSQL cannot hold (a NUL character; SQLite stores it) becomes INVALID_INPUT
  * instead of a driver error. Connection loss already arrives as STORAGE_UNAVAILABLE.

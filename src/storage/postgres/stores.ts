@@ -6,6 +6,7 @@ import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
 import { createPgMemoryStore } from './memory-store.js';
@@ -15,12 +16,12 @@ import { createPgSkillsStore } from './skills-store.js';
 import { createPgSqlDb, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
-import { createPgWikiStore } from './wiki-store.js';
+import { pgWikiText } from './wiki-tsvector.js';
 
 export function openPostgresStores(url: string, options: PgSyncOptions = {}): Stores {
   const db = openPg(url, options);
   const transcripts = createPgTranscriptStore(db);
-  // The stores moved to storage/sql.ts (rules, keys, the context bundle so far) share one pool; the rest still use db.pg.
+  // The stores moved to storage/sql.ts (rules, keys, the context bundle, working memory, wiki so far) share one pool; the rest still use db.pg.
   const pool = createPgSqlDb(parseDatabaseUrl(url).url, { ...options, schema: db.schema });
   return lazyStores({
     kind: 'postgres',
@@ -30,7 +31,7 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     memories: () => createPgMemoryStore(db),
     rules: () => createRuleStore(pool),
     skills: () => createPgSkillsStore(db),
-    wiki: () => createPgWikiStore(db),
+    wiki: () => createWikiStore(pool, pgWikiText),
     saved: () => createPgSavedThreadStore(db),
     workingMemory: () => createWorkingMemoryStore(pool),
     contextBundle: () => createContextBundleStore(pool),

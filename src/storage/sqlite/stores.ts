@@ -4,6 +4,7 @@ import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createSqliteKnowledgeCatalog } from './knowledge-catalog.js';
 import { createSqliteMemoryStore } from './memory-store.js';
@@ -13,7 +14,7 @@ import { createSqliteSavedThreadStore } from './saved-thread-store.js';
 import { createSqliteSkillsStore } from './skills-store.js';
 import { createSqliteSqlDb } from './sql-db.js';
 import { createSqliteTranscriptStore } from './transcript-store.js';
-import { createSqliteWikiStore } from './wiki-store.js';
+import { sqliteWikiText } from './wiki-fts5.js';
 
 export function openSqliteStores(path: string, options: OpenOptions = {}): Stores {
   const db = openDatabase(path, options);
@@ -29,7 +30,7 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     memories: () => createSqliteMemoryStore(db),
     rules: () => createRuleStore(sqlDb),
     skills: () => createSqliteSkillsStore(db, path),
-    wiki: () => createSqliteWikiStore(db, path),
+    wiki: () => createWikiStore(sqlDb, sqliteWikiText),
     saved: () => createSqliteSavedThreadStore(db),
     workingMemory: () => createWorkingMemoryStore(sqlDb, { writable: !db.readonly }),
     contextBundle: () => createContextBundleStore(sqlDb),

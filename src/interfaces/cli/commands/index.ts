@@ -10,7 +10,9 @@ export interface IndexFlags extends GlobalFlags {
 
 /**
  * A progress bar on stderr for long runs (a first index), only on a terminal and never with
- * --json: files done, the rate in MB/s of transcript read, and the time left at that pace.
+ * --json: files done, the rate in MB/s of transcript read, and the time left at that pace. Once
+ * every file is read it says the run is finishing: the last batches are written and a first index
+ * merges its full-text index (about 20 s at a million steps), with no files left to count.
  */
 async function progressReporter(json: boolean) {
   if (json || !process.stderr.isTTY) return { update: undefined, stop: () => {} };
@@ -18,7 +20,7 @@ async function progressReporter(json: boolean) {
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: 'indexing {bar} {value}/{total} files · {rate} MB/s · {eta_formatted} left',
+      format: 'indexing {bar} {value}/{total} files · {rate} MB/s · {eta_formatted} left{phase}',
       hideCursor: true,
       clearOnComplete: true,
       etaBuffer: 50,
@@ -30,7 +32,10 @@ async function progressReporter(json: boolean) {
   return {
     update: (done: number, total: number, _path: string, bytes: number) => {
       const elapsed = Date.now() - t0;
-      const rate = { rate: (bytes / 1e6 / Math.max(0.001, elapsed / 1000)).toFixed(1) };
+      const rate = {
+        rate: (bytes / 1e6 / Math.max(0.001, elapsed / 1000)).toFixed(1),
+        phase: done === total ? ' · finishing: last writes, then merging the full-text index' : '',
+      };
       if (!started && elapsed > 400) {
         bar.start(total, done, rate);
         started = true;

@@ -19,10 +19,14 @@ interface WikiFlags extends GlobalFlags {
 
 const scope = (f: WikiFlags) => ({ space: f.space, cwd: process.cwd() });
 
-async function withEngine<R>(flags: WikiFlags, fn: (e: Engine) => R, human: (r: R) => string): Promise<void> {
+async function withEngine<R>(
+  flags: WikiFlags,
+  fn: (e: Engine) => Promise<R>,
+  human: (r: R) => string,
+): Promise<void> {
   const engine = openEngine(flags);
   try {
-    const r = fn(engine);
+    const r = await fn(engine);
     if (flags.json) printJson(r);
     else print(human(r));
   } finally {
@@ -72,7 +76,7 @@ export async function runShow(path: string, f: WikiFlags): Promise<void> {
 export const runList = (folder: string | undefined, f: WikiFlags) =>
   withEngine(
     f,
-    (e) => ({ pages: e.wiki.list(folder, scope(f)) }),
+    async (e) => ({ pages: await e.wiki.list(folder, scope(f)) }),
     (r: { pages: WikiPageSummary[] }) =>
       r.pages.length
         ? r.pages.map((p) => `${p.path}  v${p.version}  ${p.updated_at.slice(0, 10)}  ${p.title}`).join('\n')

@@ -48,7 +48,9 @@ export function registerWikiRoutes({ app, registry }: RoutesContext): void {
     summary: 'Live pages under a folder, by path',
     query: WikiListQuery,
     returns: '{pages}',
-    handler: ({ engine, query }) => ({ pages: engine.wiki.list(query.prefix, { space: query.space }) }),
+    handler: async ({ engine, query }) => ({
+      pages: await engine.wiki.list(query.prefix, { space: query.space }),
+    }),
   });
   addRoute(app, registry, {
     method: 'get',
@@ -89,12 +91,12 @@ export function registerWikiRoutes({ app, registry }: RoutesContext): void {
     body: WikiWriteBody,
     returns: '{path, title, version, status, redactions} (201 when created)',
     bodyLimit: 1024 * 1024,
-    handler({ c, engine, params, query, body }) {
+    async handler({ c, engine, params, query, body }) {
       if (query.space !== undefined && body.space !== undefined && query.space !== body.space)
         throw invalidInput(
           `space: ?space=${query.space} and the body's space ${body.space} differ; name one`,
         );
-      const r = engine.wiki.write(params.path, body.content, {
+      const r = await engine.wiki.write(params.path, body.content, {
         space: body.space ?? query.space,
         expectedVersion: body.expected_version,
       });

@@ -27,16 +27,16 @@ export function registerWikiTools(server: ToolRegistrar, engine: Engine, guard: 
       },
       annotations: { title: 'Read a wiki page', ...READ },
     },
-    guard(({ path, folder, version, space }) => {
+    guard(async ({ path, folder, version, space }) => {
       if (!path) {
-        const pages = wiki.list(folder, { space });
+        const pages = await wiki.list(folder, { space });
         return text(
           pages.length
             ? pages.map((p) => `${p.path} v${p.version} — ${p.title}`).join('\n')
             : 'No wiki pages.',
         );
       }
-      const p = wiki.read(path, { space, version });
+      const p = await wiki.read(path, { space, version });
       return {
         ...text(`${p.path} v${p.shown_version} (${p.updated_at.slice(0, 10)})\n\n${p.content}`),
         structuredContent: { path: p.path, version: p.shown_version },
@@ -62,8 +62,8 @@ export function registerWikiTools(server: ToolRegistrar, engine: Engine, guard: 
       },
       annotations: { title: 'Write a wiki page', ...IDEMPOTENT_WRITE },
     },
-    guard(({ path, content, expected_version, space }) => {
-      const r = wiki.write(path, content, { space, expectedVersion: expected_version });
+    guard(async ({ path, content, expected_version, space }) => {
+      const r = await wiki.write(path, content, { space, expectedVersion: expected_version });
       return { ...text(`${r.status}: ${r.path} v${r.version} — ${r.title}`), structuredContent: { ...r } };
     }),
   );
@@ -82,8 +82,8 @@ export function registerWikiTools(server: ToolRegistrar, engine: Engine, guard: 
       },
       annotations: { title: 'Search the wiki', ...READ },
     },
-    guard(({ query, folder, limit, space }) => {
-      const r = wiki.search(query, { space, prefix: folder, limit: limit ?? 8 });
+    guard(async ({ query, folder, limit, space }) => {
+      const r = await wiki.search(query, { space, prefix: folder, limit: limit ?? 8 });
       return text(
         r.hits.length
           ? r.hits.map((h) => `${h.path} — ${h.title}\n${h.snippet.replace(/\s+/g, ' ')}`).join('\n')
