@@ -47,9 +47,10 @@ describe('eval/handwritten2', () => {
     assert.equal(count('codex', '/home/mira/src/ledgerline'), 2);
     assert.equal(count('gemini-cli', '/home/saoirse/chats/tomas'), 8);
     assert.equal(count('gemini-cli', '/home/amara/penpals/henrik'), 8);
-    assert.equal(count('gemini-cli', '/home/mira/src/pondcam'), 1);
-    // the legacy hash-named folder has no .project_root: its project stays unknown
-    assert.equal(count('gemini-cli', null), 1);
+    // the legacy hash-named folder has no .project_root: its project is the ancestor of the
+    // session's tool-call paths whose SHA-256 is the folder's project hash
+    assert.equal(count('gemini-cli', '/home/mira/src/pondcam'), 2);
+    assert.equal(count('gemini-cli', null), 0);
     assert.equal(count('antigravity', '/home/mira/src/tramboard'), 1);
     const first = threads.find((t: Thread) => t.title?.startsWith('Morning Tomás.'));
     assert.equal(first?.started_at, '2025-10-06T08:20:00.000Z');

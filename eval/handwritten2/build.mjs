@@ -13,9 +13,8 @@
  * - Codex: the first line a message is written on — the `response_item` for the user's prompt, the
  *   `event_msg.agent_message` for the assistant's words (each has a later duplicate: the
  *   `event_msg.user_message`, the assistant `response_item`); tool calls and outputs on their own lines.
- * - Gemini `.json`: the line of the message's `"id"` (the message object's first key, one line
- *   below its `{`; tool calls and thoughts belong to the message). docs/eval.md says "the line where
- *   the message object starts"; the indexer records the id's line — see the README.
+ * - Gemini `.json`: the line where the message object starts (its `{`; tool calls and thoughts
+ *   belong to the message), as docs/eval.md says and the indexer records.
  * - Gemini `.jsonl`: the last line written for a message id (earlier lines are superseded partial
  *   writes); messages removed by `$rewindTo` hold no evidence.
  * - Antigravity: the step's line in transcript_full.jsonl (transcript.jsonl is the compacted copy).
@@ -271,8 +270,7 @@ function renderGeminiJson(s) {
   let i = lines.indexOf('  "messages": [');
   for (const m of msgs) {
     while (lines[++i] !== '    {');
-    if (!lines[i + 1].startsWith('      "id": ')) throw new Error(`${s.key}: a message without its id first`);
-    texts[i + 1] = m._text.join('\n');
+    texts[i] = m._text.join('\n');
   }
   const folder = legacy ? projectHash(s.cwd) : s.slug;
   const start = Date.parse(s.at);

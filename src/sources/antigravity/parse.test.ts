@@ -50,9 +50,9 @@ describe('antigravity parser on the recorded fixture', () => {
       [64, 5, 'tool', 'tool_result', 'list_dir', `${API}/src/routes`],
       [81, 6, 'assistant', 'response', null, null],
       [82, 6, 'assistant', 'tool_call', 'view_file', ORDERS],
-      [83, 6, 'assistant', 'tool_call', 'grep_search', `${API}/src`],
+      [83, 6, 'assistant', 'tool_call', 'grep_search', `sendOrderConfirmation ${API}/src`],
       // results arrive out of order; each pairs with the call of its kind
-      [96, 7, 'tool', 'tool_result', 'grep_search', `${API}/src`],
+      [96, 7, 'tool', 'tool_result', 'grep_search', `sendOrderConfirmation ${API}/src`],
       [112, 8, 'tool', 'tool_result', 'view_file', ORDERS],
       [144, 10, 'assistant', 'reasoning', null, null],
       [145, 10, 'assistant', 'response', null, null],

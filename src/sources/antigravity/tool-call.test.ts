@@ -52,4 +52,53 @@ describe('antigravity tool calls', () => {
     );
     assert.equal(describeToolCall({ args: {} }), undefined);
   });
+  it('keeps a search’s query with its folder and includes (args JSON-encoded per value or as one string)', () => {
+    const perValue = describeToolCall({
+      name: 'grep_search',
+      args: {
+        SearchPath: '"/home/mira/src/tramboard"',
+        Query: '"X-RateLimit-Remaining"',
+        MatchPerLine: 'true',
+        Includes: '["*.go"]',
+        toolAction: '"Searching"',
+        toolSummary: '"Grep for X-RateLimit-Remaining"',
+      },
+    });
+    assert.equal(perValue?.target, 'X-RateLimit-Remaining /home/mira/src/tramboard *.go');
+    assert.equal(perValue?.text, 'grep_search X-RateLimit-Remaining /home/mira/src/tramboard *.go');
+    const oneString = describeToolCall({
+      name: 'find_by_name',
+      arguments: JSON.stringify({ SearchDirectory: '"/w/internal"', Pattern: '"*_cache.go"' }),
+    });
+    assert.equal(oneString?.text, 'find_by_name *_cache.go /w/internal');
+  });
+
+  it('keeps a new file’s content under a write_to_file call (its result only counts the lines)', () => {
+    const call = describeToolCall({
+      name: 'write_to_file',
+      args: {
+        TargetFile: '"/home/mira/src/tramboard/internal/board/cache.go"',
+        Overwrite: 'false',
+        CodeContent: JSON.stringify(
+          'package board\n\n// Departures change every 30 s upstream.\nconst cacheTTL = 30 * time.Second\n',
+        ),
+      },
+    });
+    assert.equal(
+      call?.text,
+      [
+        'write_to_file /home/mira/src/tramboard/internal/board/cache.go',
+        '+package board',
+        '+',
+        '+// Departures change every 30 s upstream.',
+        '+const cacheTTL = 30 * time.Second',
+      ].join('\n'),
+    );
+    // replace_file_content results carry the diff: the call stays one line.
+    const replace = describeToolCall({
+      name: 'replace_file_content',
+      args: { TargetFile: '"/a.go"', TargetContent: '"x"', ReplacementContent: '"y"' },
+    });
+    assert.equal(replace?.text, 'replace_file_content /a.go');
+  });
 });

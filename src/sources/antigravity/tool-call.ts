@@ -6,6 +6,7 @@
  * instead of `args`. Values that do not decode are kept as written.
  */
 import { asString, isRecord, squash, tryParseJson } from '../../core/text.js';
+import { contentLines, editText, searchTarget } from '../edit-text.js';
 
 /** A tool call reduced to what steps need. */
 export interface ToolCallInfo {
@@ -13,7 +14,10 @@ export interface ToolCallInfo {
   tool: string;
   /** The file path or command line it acted on. */
   target?: string;
-  /** `${tool} ${target}`, or the tool plus its args on one line. */
+  /**
+   * `${tool} ${target}`, or the tool plus its args on one line; `write_to_file` adds the new
+   * file's lines below (its result only says "Created file … with N lines").
+   */
   text: string;
   /** Decoded `Cwd` arg, when the call has one (the only workspace hint in the format). */
   cwd?: string;
@@ -58,9 +62,17 @@ export function describeToolCall(call: unknown): ToolCallInfo | undefined {
     .replace(/^default_api:/, '')
     .toLowerCase();
   const args = decodeArgs(call);
-  const target = TARGET_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
+  // A search (grep_search, find_by_name, codebase_search) acts on its pattern within a folder.
+  const target =
+    searchTarget(
+      args.Query ?? args.Pattern,
+      args.SearchPath ?? args.SearchDirectory ?? args.DirectoryPath ?? args.TargetDirectories,
+      args.Includes,
+    ) ?? TARGET_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
   const cwd = typeof args.Cwd === 'string' && args.Cwd !== '' ? args.Cwd : undefined;
-  const text = target ? `${tool} ${target}` : withArgs(tool, args);
+  let text = target ? `${tool} ${target}` : withArgs(tool, args);
+  // replace_file_content results carry the diff themselves; a new file's content is only here.
+  if (target && typeof args.CodeContent === 'string') text = editText(text, contentLines(args.CodeContent));
   return { tool, target, text, cwd };
 }
 

@@ -262,6 +262,9 @@ export class CodexThreadBuilder {
   }
 
   private call(name: string, args: unknown, callId: string | undefined): void {
+    // Legacy rollouts record no cwd; a shell call's `workdir` is where the session ran.
+    const workdir = isRecord(args) ? asString(args.workdir)?.trim() : undefined;
+    if (workdir?.startsWith('/') || (workdir && /^[A-Za-z]:[\\/]/.test(workdir))) this.setProject(workdir);
     const info = describeCodexCall(name, args);
     this.emit('assistant', 'tool_call', info.text, info.tool, info.target);
     if (callId) pushBounded(this.s.calls, [callId, info.tool, info.target ?? null], MAX_CALLS);

@@ -332,6 +332,20 @@ describe('codex parser: edge cases', () => {
     assert.deepEqual(r.steps, []);
   });
 
+  it('falls back to a shell call’s absolute workdir when no record names a cwd (legacy rollouts)', () => {
+    const call = (workdir: string) =>
+      line('response_item', {
+        type: 'function_call',
+        name: 'shell',
+        arguments: JSON.stringify({ command: ['bash', '-lc', 'npm test'], workdir }),
+        call_id: 'c1',
+      });
+    assert.equal(feed([call('relative/dir')]).thread.project, undefined);
+    assert.equal(feed([call('/srv/shop3')]).thread.project, '/srv/shop3');
+    const first = feed([line('turn_context', { cwd: '/srv/shop' }), call('/srv/shop/api')]);
+    assert.equal(first.thread.project, '/srv/shop', 'a recorded cwd wins');
+  });
+
   it('takes the parent of a spawned subagent thread from session_meta.source', () => {
     const r = feed([
       line('session_meta', {

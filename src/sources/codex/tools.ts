@@ -2,6 +2,7 @@
 
 import { compactArgs } from '../../core/format.js';
 import { asString, isRecord, squash, tryParseJson } from '../../core/text.js';
+import { editText, isBinaryText } from '../edit-text.js';
 
 /** Normalized description of one Codex tool call. */
 export interface ToolCallInfo {
@@ -9,7 +10,10 @@ export interface ToolCallInfo {
   tool: string;
   /** The command line, or the file(s) a patch touches, when there is one. */
   target?: string;
-  /** `${tool} ${target}`, or the tool plus its compact arguments (≤ 200 chars). */
+  /**
+   * `${tool} ${target}`, or the tool plus its compact arguments (≤ 200 chars); a patch adds the
+   * lines it changes below (see edit-text.ts).
+   */
   text: string;
 }
 
@@ -24,6 +28,33 @@ export function patchFiles(patch: string): string | undefined {
     if (f) files.add(f);
   }
   return files.size > 0 ? [...files].join(', ') : undefined;
+}
+
+/**
+ * The changed lines of an apply_patch body: file headers (`*** Update File: a.ts`, `*** Move to:`),
+ * `@@` headers that name a function, `-` / `+` lines. Context lines, `*** Begin/End Patch` and
+ * `*** End of File` are not the change.
+ */
+export function patchLines(patch: string): string[] {
+  if (isBinaryText(patch)) return ['[binary content left out]'];
+  const out: string[] = [];
+  for (const line of patch.replace(/\r\n?/g, '\n').split('\n')) {
+    if (/^\*\*\* (?:Begin Patch|End Patch|End of File)\s*$/.test(line)) continue;
+    if (line.startsWith('*** ') || line.startsWith('-') || line.startsWith('+')) out.push(line);
+    else if (line.startsWith('@@') && line.slice(2).trim() !== '') out.push(line);
+  }
+  return out;
+}
+
+/** The apply_patch body inside a call's arguments (raw input, `{input}`, argv, or a shell heredoc). */
+function patchOf(args: unknown): string | undefined {
+  const isPatch = (v: unknown): v is string => typeof v === 'string' && patchFiles(v) !== undefined;
+  if (isPatch(args)) return args;
+  if (!isRecord(args)) return undefined;
+  for (const key of ['input', 'patch', 'command', 'cmd'] as const)
+    if (isPatch(args[key])) return args[key] as string;
+  const argv = Array.isArray(args.command) ? args.command : undefined;
+  return argv?.find(isPatch);
 }
 
 const SHELL = /(^|\/)(ba|z|da|k)?sh$/;
@@ -57,7 +88,8 @@ function targetOf(args: unknown): string | undefined {
   if (Array.isArray(args.command)) return shellTarget(args.command);
   for (const key of ['command', 'cmd'] as const) {
     const v = asString(args[key]);
-    if (v?.trim()) return v.trim();
+    // A heredoc'd apply_patch run as one command string edits files, like the argv form.
+    if (v?.trim()) return (v.includes('*** Begin Patch') ? patchFiles(v) : undefined) ?? v.trim();
   }
   for (const key of ['input', 'patch'] as const) {
     const v = asString(args[key]);
@@ -80,6 +112,8 @@ function targetOf(args: unknown): string | undefined {
 export function describeCodexCall(name: string, args: unknown): ToolCallInfo {
   const tool = name.toLowerCase();
   const target = targetOf(args);
+  const patch = patchOf(args);
+  if (target && patch) return { tool, target, text: editText(`${tool} ${target}`, patchLines(patch)) };
   if (target) return { tool, target, text: `${tool} ${target}` };
   return { tool, text: squash(`${tool} ${compactArgs(args ?? {}, MAX_TEXT - tool.length - 1)}`) };
 }

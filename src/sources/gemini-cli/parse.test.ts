@@ -32,35 +32,35 @@ describe('gemini-cli document (session-*.json)', () => {
   const r = parseDocumentFile(geminiCliAdapter, DOC);
   const at = (n: number) => stepAt(r.steps, n);
 
-  it('normalizes messages into the expected outline, located at each message id line', () => {
+  it('normalizes messages into the expected outline, located at the line each message object starts on', () => {
     const grid = `${ROOT}/web/src/components/ProductGrid.tsx`;
     assert.deepEqual(outline(r.steps), [
-      [0, 8, 'user', 'prompt', null, null],
-      [1, 14, 'assistant', 'reasoning', null, null],
-      [2, 14, 'assistant', 'response', null, null],
-      [3, 14, 'assistant', 'tool_call', 'read_file', grid],
-      [4, 14, 'tool', 'tool_result', 'read_file', grid],
-      [5, 14, 'assistant', 'tool_call', 'glob', `${ROOT}/api/src`],
-      [6, 14, 'tool', 'tool_result', 'glob', `${ROOT}/api/src`],
-      [7, 14, 'assistant', 'tool_call', 'search_file_content', 'sharp\\('],
-      [8, 14, 'tool', 'tool_result', 'search_file_content', 'sharp\\('],
+      [0, 7, 'user', 'prompt', null, null],
+      [1, 13, 'assistant', 'reasoning', null, null],
+      [2, 13, 'assistant', 'response', null, null],
+      [3, 13, 'assistant', 'tool_call', 'read_file', grid],
+      [4, 13, 'tool', 'tool_result', 'read_file', grid],
+      [5, 13, 'assistant', 'tool_call', 'glob', `**/image*.ts ${ROOT}/api/src`],
+      [6, 13, 'tool', 'tool_result', 'glob', `**/image*.ts ${ROOT}/api/src`],
+      [7, 13, 'assistant', 'tool_call', 'search_file_content', 'sharp\\('],
+      [8, 13, 'tool', 'tool_result', 'search_file_content', 'sharp\\('],
       // m-03 (info) is scaffolding
-      [9, 117, 'user', 'prompt', null, null],
-      [10, 144, 'assistant', 'reasoning', null, null],
-      [11, 144, 'assistant', 'response', null, null],
-      [12, 144, 'assistant', 'tool_call', 'replace', grid],
-      [13, 144, 'tool', 'tool_result', 'replace', grid],
-      [14, 144, 'assistant', 'tool_call', 'run_shell_command', 'npm test --workspace api -- image-proxy'],
-      [15, 144, 'tool', 'tool_result', 'run_shell_command', 'npm test --workspace api -- image-proxy'],
-      [16, 144, 'assistant', 'tool_call', 'write_file', `${ROOT}/api/src/routes/image-proxy.ts`],
-      [17, 144, 'tool', 'tool_result', 'write_file', `${ROOT}/api/src/routes/image-proxy.ts`],
-      [18, 144, 'assistant', 'tool_call', 'read_file', `${ROOT}/api/src/routes/missing.ts`],
-      [19, 144, 'tool', 'tool_result', 'read_file', `${ROOT}/api/src/routes/missing.ts`],
-      [20, 144, 'assistant', 'tool_call', 'web_fetch', null],
-      [21, 144, 'tool', 'tool_result', 'web_fetch', null],
+      [9, 116, 'user', 'prompt', null, null],
+      [10, 143, 'assistant', 'reasoning', null, null],
+      [11, 143, 'assistant', 'response', null, null],
+      [12, 143, 'assistant', 'tool_call', 'replace', grid],
+      [13, 143, 'tool', 'tool_result', 'replace', grid],
+      [14, 143, 'assistant', 'tool_call', 'run_shell_command', 'npm test --workspace api -- image-proxy'],
+      [15, 143, 'tool', 'tool_result', 'run_shell_command', 'npm test --workspace api -- image-proxy'],
+      [16, 143, 'assistant', 'tool_call', 'write_file', `${ROOT}/api/src/routes/image-proxy.ts`],
+      [17, 143, 'tool', 'tool_result', 'write_file', `${ROOT}/api/src/routes/image-proxy.ts`],
+      [18, 143, 'assistant', 'tool_call', 'read_file', `${ROOT}/api/src/routes/missing.ts`],
+      [19, 143, 'tool', 'tool_result', 'read_file', `${ROOT}/api/src/routes/missing.ts`],
+      [20, 143, 'assistant', 'tool_call', 'web_fetch', null],
+      [21, 143, 'tool', 'tool_result', 'web_fetch', null],
       [
         22,
-        144,
+        143,
         'assistant',
         'tool_call',
         'read_many_files',
@@ -68,20 +68,20 @@ describe('gemini-cli document (session-*.json)', () => {
       ],
       [
         23,
-        144,
+        143,
         'tool',
         'tool_result',
         'read_many_files',
         'web/src/components/ProductGrid.tsx, web/src/components/ProductCard.tsx',
       ],
       // still executing: the call, no result yet
-      [24, 144, 'assistant', 'tool_call', 'list_directory', `${ROOT}/api/src/routes`],
-      [25, 275, 'system', 'response', null, null],
+      [24, 143, 'assistant', 'tool_call', 'list_directory', `${ROOT}/api/src/routes`],
+      [25, 274, 'system', 'response', null, null],
       // m-07 (warning) is scaffolding; m-08/m-09 have an unknown type; messages[9] is not an object
-      [26, 300, 'system', 'summary', null, null],
-      [27, 310, 'assistant', 'response', null, null],
-      [28, 315, 'user', 'prompt', null, null],
-      [29, 321, 'assistant', 'response', null, null],
+      [26, 299, 'system', 'summary', null, null],
+      [27, 309, 'assistant', 'response', null, null],
+      [28, 314, 'user', 'prompt', null, null],
+      [29, 320, 'assistant', 'response', null, null],
     ]);
   });
 
@@ -146,8 +146,8 @@ describe('gemini-cli document (session-*.json)', () => {
     assert.deepEqual(
       r.issues.map((i) => [i.line, i.message]),
       [
-        [287, 'unknown Gemini message type "tool_group"'],
-        [1, 'messages[9] is not an object'],
+        [286, 'unknown Gemini message type "tool_group"'],
+        [298, 'messages[9] is not an object'],
       ],
     );
   });

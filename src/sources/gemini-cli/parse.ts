@@ -11,6 +11,7 @@
  */
 import { isRecord, tryParseJson } from '../../core/text.js';
 import type { LineParser, ParseSink } from '../../ports/source.js';
+import { messageStartLines } from './message-lines.js';
 import { GeminiSession, type GeminiState } from './session.js';
 
 /** Incremental parser for a `session-*.jsonl` log. */
@@ -86,14 +87,19 @@ export function parseGeminiDocument(path: string, text: string, sink: ParseSink)
   if (!Array.isArray(doc.messages)) {
     sink.issue({ path, line: 1, message: 'session document has no "messages" array' });
   } else {
+    // A message's steps cite the line its object starts on (its `{`); if the scan disagrees with
+    // the parse (a duplicated "messages" key), the line of its `"id"` value is the next best.
+    const starts = messageStartLines(text);
+    const lines = starts?.length === doc.messages.length ? starts : undefined;
     const lineOf = lineFinder(text);
     for (const [i, msg] of doc.messages.entries()) {
       if (!isRecord(msg)) {
-        sink.issue({ path, line: 1, message: `messages[${i}] is not an object` });
+        sink.issue({ path, line: lines?.[i] ?? 1, message: `messages[${i}] is not an object` });
         continue;
       }
       const id = typeof msg.id === 'string' ? msg.id : `@${i}`;
-      session.message(msg, id, typeof msg.id === 'string' ? lineOf(JSON.stringify(msg.id)) : 1, sink);
+      const line = lines?.[i] ?? (typeof msg.id === 'string' ? lineOf(JSON.stringify(msg.id)) : 1);
+      session.message(msg, id, line, sink);
     }
   }
   session.endDocument(sink);

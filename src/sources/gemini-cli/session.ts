@@ -19,7 +19,8 @@
  * it). Gemini CLI keys its folders by a project hash or slug and normally records no path, so
  * project comes from the session itself when it carries one (`projectRoot`, `cwd`, or the first
  * of `directories`, the workspace list `/dir add` records, which starts with the project root),
- * else from the `.project_root` file the CLI keeps in the project folder (project-root.ts).
+ * else from the `.project_root` file the CLI keeps in the project folder (project-root.ts), else
+ * from the first tool call naming a path whose ancestor hashes to the project hash (project-hash.ts).
  * A subagent session (`chats/<parentSessionId>/<id>.jsonl`) gets parentId `gemini-cli:<parent>`.
  */
 
@@ -27,6 +28,7 @@ import { toIso } from '../../core/format.js';
 import { asString, isRecord, titleFrom } from '../../core/text.js';
 import type { ParseSink } from '../../ports/source.js';
 import { messageSteps } from './message-steps.js';
+import { projectHashOf, rootWithHash } from './project-hash.js';
 import { projectRootBeside } from './project-root.js';
 import type { StepDraft } from './step-draft.js';
 
@@ -40,6 +42,8 @@ export interface GeminiState {
   /** Step of the prompt that gave the title; null while there is none. */
   titleStep: number | null;
   hasProject: boolean;
+  /** SHA-256 of the project root, while the project is not known yet. */
+  projectHash?: string;
   sessionId?: string;
   startedAt?: string;
   updatedAt?: string;
@@ -86,6 +90,8 @@ export function parentSessionOf(path: string): string | undefined {
 
 export class GeminiSession {
   private readonly s: GeminiState;
+  /** Folders already hashed against the project hash (per parse; cheap to redo after a resume). */
+  private readonly hashed = new Set<string>();
 
   constructor(
     private readonly path: string,
@@ -115,10 +121,14 @@ export class GeminiSession {
     }
     this.noteUpdated(toIso(meta.lastUpdated), sink);
     const project = this.s.hasProject ? undefined : (projectOf(meta) ?? projectRootBeside(this.path));
-    if (project) {
-      this.s.hasProject = true;
-      sink.thread({ project });
-    }
+    if (project) this.setProject(project, sink);
+    else if (!this.s.hasProject) this.s.projectHash ??= projectHashOf(meta, this.path);
+  }
+
+  private setProject(project: string, sink: ParseSink): void {
+    this.s.hasProject = true;
+    delete this.s.projectHash;
+    sink.thread({ project });
   }
 
   /** A `$set` line: metadata, and possibly a whole new message history. */
@@ -216,6 +226,10 @@ export class GeminiSession {
         sink.thread({ title: titleFrom(d.text) });
       }
       sink.step({ step, ...d, source: { path: this.path, line } });
+      if (this.s.projectHash && d.kind === 'tool_call' && d.target) {
+        const root = rootWithHash(d.target, this.s.projectHash, this.hashed);
+        if (root) this.setProject(root, sink);
+      }
     });
   }
 

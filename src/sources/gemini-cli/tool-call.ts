@@ -6,6 +6,7 @@
 
 import { toIso } from '../../core/format.js';
 import { asString, isRecord, squash } from '../../core/text.js';
+import { contentLines, editText, replacementLines, searchTarget } from '../edit-text.js';
 import type { StepDraft } from './step-draft.js';
 
 /**
@@ -20,8 +21,19 @@ const FAILED = new Set(['error', 'cancelled']);
 
 const MAX_ARGS_TEXT = 200;
 
-/** What the call acted on: the first target arg, or `paths` (read_many_files) joined. */
+/** Arg keys naming one file; a call with one of them acts on that file, whatever else it has. */
+const FILE_KEYS = new Set(['file_path', 'absolute_path']);
+
+/**
+ * What the call acted on: a search's pattern with where it looked (`search_file_content`,
+ * `grep_search`, `glob`: `pattern dir_path include`, as Claude Code's Grep reads), else the first
+ * target arg, or `paths` (read_many_files) joined.
+ */
 export function toolTarget(args: Record<string, unknown>): string | undefined {
+  if (!Object.keys(args).some((k) => FILE_KEYS.has(k) || k === 'command')) {
+    const search = searchTarget(args.pattern, args.dir_path ?? args.path ?? args.directory, args.include);
+    if (search) return search;
+  }
   for (const key of TARGET_KEYS) {
     const v = args[key];
     if (typeof v === 'string' && v.trim() !== '') return v;
@@ -96,7 +108,21 @@ export function toolCallDrafts(raw: unknown, messageTs: string | undefined): Ste
   return [call, result];
 }
 
+/**
+ * The lines an edit call changes: `replace` (and older `edit`) carry `old_string` / `new_string`,
+ * `write_file` the whole new `content`. Undefined for any other call.
+ */
+export function editLines(args: Record<string, unknown>): string[] | undefined {
+  if (typeof args.new_string === 'string')
+    return replacementLines(typeof args.old_string === 'string' ? args.old_string : '', args.new_string);
+  if (typeof args.content === 'string' && typeof (args.file_path ?? args.absolute_path) === 'string')
+    return contentLines(args.content);
+  return undefined;
+}
+
 function callText(tool: string, target: string | undefined, args: Record<string, unknown>): string {
+  const edit = editLines(args);
+  if (target && edit) return editText(`${tool} ${target}`, edit);
   if (target) return `${tool} ${target}`;
   const parts = Object.entries(args).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
   if (parts.length === 0) return tool;
