@@ -87,6 +87,8 @@ export interface SearchResult {
 export const MAX_LIMIT = 100;
 /** Candidates asked of the index and ranked here. */
 const CANDIDATES = 160;
+/** Candidates read again within the span a question names (see searchTranscripts). */
+const DATED_CANDIDATES = 40;
 /** Steps shown per session with `by: 'thread'`. */
 const STEPS_PER_THREAD = 3;
 
@@ -162,12 +164,24 @@ export function searchTranscripts(
   // People named in the question: their conversation's other turns rarely repeat their names
   // (only the greetings do), so the first pass finds the words mostly in other people's
   // sessions. Read candidates again within the project where they are spoken to most.
+  const seen = new Set(candidates.map((c) => c.rowid));
+  const readAlso = (more: SearchFilters, limit: number) => {
+    for (const c of store.candidates(parsed, { ...filters, ...more }, limit).candidates)
+      if (!seen.has(c.rowid)) {
+        seen.add(c.rowid);
+        candidates.push(c);
+      }
+  };
   const home = filters.project || filters.thread ? null : participantsProject(candidates, role.names);
-  if (home) {
-    const seen = new Set(candidates.map((c) => c.rowid));
-    for (const c of store.candidates(parsed, { ...filters, project: home }, limitC).candidates)
-      if (!seen.has(c.rowid)) candidates.push(c);
-  }
+  if (home) readAlso({ project: home }, limitC);
+  // A date in the question is a boost, not a filter, but it can only lift what was read: among
+  // look-alike steps (a prompt repeated every day, a weekly report) the first read may hold only
+  // other days' copies. Read a few candidates again within the span.
+  if (date && !filters.since && !filters.until)
+    readAlso(
+      { since: new Date(date.from).toISOString(), until: new Date(date.to).toISOString() },
+      DATED_CANDIDATES,
+    );
   // The question's related words (search/expansion.ts): one more bounded read for the steps
   // that say the same thing in other words.
   const related = expand ? relatedTermsOf(parsed) : [];
