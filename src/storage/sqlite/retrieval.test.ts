@@ -140,28 +140,3 @@ test('an AND probe takes every step holding all the words when they are few, and
     }
   }
 });
-
-test('past the ranked-probe budget an AND probe still takes its steps when they are few, and is not sent when many', () => {
-  // 50 steps hold all four words (the every-word probe is ranked: more than its 40), and more
-  // hold three of them (the subset probe "beta gamma delta", which keeps at most 60).
-  const texts = (three: number) => [
-    ...filler(600),
-    ...steps(50, 'alpha beta gamma delta'),
-    ...steps(three, 'beta gamma delta without the first word'),
-    // Each of the three in more steps than the subset probe keeps, so only its reading tells.
-    ...['beta', 'gamma', 'delta'].flatMap((w) => steps(20, `${w} alone`)),
-  ];
-  const found = (three: number, rankedPostings?: number) => {
-    const { db, close } = storeOf(texts(three));
-    try {
-      return createRetriever(db, { rankedPostings })
-        .candidates(parseQuery('alpha beta gamma delta'), {}, 5)
-        .candidates.filter((c) => c.text.includes('without the first word')).length;
-    } finally {
-      close();
-    }
-  };
-  assert.equal(found(5, 1), 5, 'few: all five, unranked, past the budget');
-  assert.ok(found(30) > 0, 'many (80 with the 50): within the default budget, ranked (its best 60)');
-  assert.equal(found(30, 1), 0, 'many, past the budget: not sent');
-});

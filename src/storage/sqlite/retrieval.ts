@@ -10,7 +10,9 @@
  *     most recent first, the best of them by bm25 — or, for words with many matches, by the
  *     steps' own worth (step-impact.ts), since bm25 first counts every match of each word;
  *     when nothing matched, the most recent steps holding any word. An AND probe holding few
- *     steps takes them all unranked, and the ranked ones share a budget (RANKED_POSTINGS).
+ *     steps takes them all unranked. (A budget on the ranked AND probes of one read cut the p99
+ *     to 0.4–0.65× but cost three seed-7 paraphrase questions at 42k steps, and more as a store
+ *     grows — the quality of a large store is not traded for its slowest questions.)
  * Common words are credited by search/ from the candidates' own text.
  */
 import type BetterSqlite3 from 'better-sqlite3';
@@ -53,16 +55,6 @@ const DF_CAP = 3000;
  * for the every-word probe of several common words) the order is FTS5's bm25.
  */
 const BM25_POSTINGS = 60_000;
-/**
- * The ranked AND probes of one read, in plan order (every word, the pairs rarest first, the
- * subsets), run while their words' summed counts stay within this; the first always runs. A
- * ranked probe's cost is mostly bm25 counting every match of each of its words, so this bounds
- * the slowest questions (several common words: 5–9 ranked probes, the p99). A probe past the
- * budget still takes its steps when they are few (no ranking needed). At 100k steps it cuts a
- * quarter of the questions' probes; `npm run eval` (32k steps) is unchanged on every figure.
- */
-const RANKED_POSTINGS = 40_000;
-
 type Probe = { t: QueryTerm; expr: string; df: number };
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -166,11 +158,8 @@ export interface Retriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
 }
 
-/**
- * The retriever over a store's connection. `rankedPostings` is {@link RANKED_POSTINGS} but for
- * tests (a budget small enough to reach on a few hundred steps).
- */
-export function createRetriever(db: Db, { rankedPostings = RANKED_POSTINGS } = {}): Retriever {
+/** The retriever over a store's connection. */
+export function createRetriever(db: Db): Retriever {
   const cache = new Map<string, Statement>();
   const prepared = (sql: string): Statement => {
     let s = cache.get(sql);
@@ -309,11 +298,8 @@ export function createRetriever(db: Db, { rankedPostings = RANKED_POSTINGS } = {
     limit: number,
     budget: number,
     most: number,
-    /**
-     * An AND probe's summed term counts (all its matches hold every term), and what the read's
-     * ranked AND probes have spent of their budget.
-     */
-    holdsAll?: { postings: number; total: number; spent: { postings: number } },
+    /** An AND probe's summed term counts (all its matches hold every term). */
+    holdsAll?: { postings: number; total: number },
   ): number[] {
     const sized = !!holdsAll && holdsAll.postings > BM25_POSTINGS;
     const sc = scope(filters, sized);
@@ -326,10 +312,6 @@ export function createRetriever(db: Db, { rankedPostings = RANKED_POSTINGS } = {
       // match of each word (most of a ranked probe's cost); this read stops after limit + 1.
       const few = ids(`SELECT f.rowid AS id ${join} LIMIT ?`, [expr, ...params, limit + 1]);
       if (few.length <= limit) return few;
-      // The read's budget of ranked AND probes (RANKED_POSTINGS): the first always runs.
-      const spent = holdsAll.spent;
-      if (spent.postings > 0 && spent.postings + holdsAll.postings > rankedPostings) return [];
-      spent.postings += holdsAll.postings;
     }
     const order = most > budget ? ' ORDER BY f.rowid DESC' : '';
     if (sized) {
@@ -432,8 +414,7 @@ export function createRetriever(db: Db, { rankedPostings = RANKED_POSTINGS } = {
       //    question usually shares several of its words, and two mid-frequency words together
       //    are rare even when neither is (what BM25 over every word would find, bounded).
       const both = (ps: Probe[]) => not(ps.map((p) => p.expr).join(' AND '));
-      const spent = { postings: 0 };
-      const postings = (ps: Probe[]) => ({ postings: ps.reduce((n, p) => n + p.df, 0), total, spent });
+      const postings = (ps: Probe[]) => ({ postings: ps.reduce((n, p) => n + p.df, 0), total });
       // When the rare words' matches all fit the limit, step 1 took every one of them (their
       // counts are exact below DF_CAP): an AND probe holding one of those words can only find
       // steps already taken, so it is not sent (a third of the questions; same candidates).
