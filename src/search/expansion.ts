@@ -45,8 +45,8 @@ export function relatedTermsOf(query: ParsedQuery): RelatedTerm[] {
 }
 
 /**
- * Candidates the question's related words find, not already among `have`, and each related
- * term's document frequency (set on it). Only the related words in at most PROBE_MAX_SHARE of
+ * Candidates the question's related words find (search.ts keeps those no earlier read took),
+ * and each related term's document frequency (set on it). Only the related words in at most PROBE_MAX_SHARE of
  * the steps are read (the question's own words were read already; the ranking credits every
  * related word it finds in any candidate). The related words are counted first, all in one read
  * of no steps, so which steps are read never depends on the questions asked before.
@@ -59,7 +59,6 @@ export function expandedCandidates(
   /** The question's terms' document frequencies, as the first read told. */
   df: readonly number[],
   total: number,
-  have: readonly Candidate[],
 ): Candidate[] {
   // Their counts, in one read of no steps (the index caches what it counts, and drops it when the
   // store changes).
@@ -92,6 +91,5 @@ export function expandedCandidates(
     filters,
     EXPANSION_CANDIDATES,
   );
-  const seen = new Set(have.map((c) => c.rowid));
-  return candidates.filter((c) => !seen.has(c.rowid));
+  return candidates;
 }

@@ -161,17 +161,20 @@ export function searchTranscripts(
   const want = by === 'thread' ? n * STEPS_PER_THREAD : n;
   const limitC = Math.max(CANDIDATES, want * 4);
   const { stats, candidates } = store.candidates(parsed, filters, limitC);
-  // People named in the question: their conversation's other turns rarely repeat their names
-  // (only the greetings do), so the first pass finds the words mostly in other people's
-  // sessions. Read candidates again within the project where they are spoken to most.
+  // Each further read below adds only the steps no earlier read took.
   const seen = new Set(candidates.map((c) => c.rowid));
-  const readAlso = (more: SearchFilters, limit: number) => {
-    for (const c of store.candidates(parsed, { ...filters, ...more }, limit).candidates)
+  const add = (more: readonly Candidate[]) => {
+    for (const c of more)
       if (!seen.has(c.rowid)) {
         seen.add(c.rowid);
         candidates.push(c);
       }
   };
+  const readAlso = (more: SearchFilters, limit: number) =>
+    add(store.candidates(parsed, { ...filters, ...more }, limit).candidates);
+  // People named in the question: their conversation's other turns rarely repeat their names
+  // (only the greetings do), so the first pass finds the words mostly in other people's
+  // sessions. Read candidates again within the project where they are spoken to most.
   const home = filters.project || filters.thread ? null : participantsProject(candidates, role.names);
   if (home) readAlso({ project: home }, limitC);
   // A date in the question is a boost, not a filter, but it can only lift what was read: among
@@ -186,9 +189,7 @@ export function searchTranscripts(
   // that say the same thing in other words.
   const related = expand ? relatedTermsOf(parsed) : [];
   if (related.length > 0) {
-    candidates.push(
-      ...expandedCandidates(store, parsed, related, filters, stats.df, stats.total, candidates),
-    );
+    add(expandedCandidates(store, parsed, related, filters, stats.df, stats.total));
     parsed = { ...parsed, related };
   }
   const why = WHY.test(query);
