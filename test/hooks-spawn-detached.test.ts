@@ -21,7 +21,8 @@ async function waitFor(path: string, ms = 10_000): Promise<void> {
 
 it('runs the program with its arguments and exactly the environment given', async () => {
   const out = join(dir, 'env.json');
-  const script = `require('node:fs').writeFileSync(process.argv[1], JSON.stringify({ x: process.env.TAPEDECK_X, home: process.env.HOME ?? null, args: process.argv.slice(2) }))`;
+  // Written whole and then renamed into place, so the test never reads a half-written file.
+  const script = `const fs = require('node:fs'); fs.writeFileSync(process.argv[1] + '.tmp', JSON.stringify({ x: process.env.TAPEDECK_X, home: process.env.HOME ?? null, args: process.argv.slice(2) })); fs.renameSync(process.argv[1] + '.tmp', process.argv[1])`;
   const child = spawnDetached(
     process.execPath,
     ['-e', script, out, 'a b', 'é'],
