@@ -34,6 +34,8 @@ test('a step spoken by a name, and a step speaking to one', () => {
   assert.ok(addresses('Marco! Sorry I went quiet.', ['Marco']));
   assert.ok(!addresses('Marcus says the user export is missing reports', ['Marcus']));
   assert.ok(!addresses('Mei went to Sydney', ['Mei']));
+  // A name answering a question ("who is on call?" "Tomasz.") is not spoken to.
+  assert.ok(!addresses('Tomasz. Rotation flips Monday morning.', ['Tomasz']));
   // Reported speech is not the person's own turn; a speaker label is.
   assert.ok(!spokenBy('Oscar says legal must approve it', ['Oscar']));
   assert.ok(spokenBy('Oscar said: legal must approve it', ['Oscar']));
@@ -49,6 +51,8 @@ test('a name spoken to is blanked for scoring; a name spoken about or speaking i
     'Hey ! I have been struggling with sleep',
   );
   assert.equal(blank('That is wonderful, Mei! Well done'), 'That is wonderful, ! Well done');
+  // A name opening the text with a greeting's punctuation is spoken to, like "Hey Nils!".
+  assert.equal(blank('Nils! Half a metre of snow in the garden.'), '! Half a metre of snow in the garden.');
   assert.equal(blank('Nils went to Lisbon'), 'Nils went to Lisbon');
   assert.equal(blank('Mei: the deploy is green'), 'Mei: the deploy is green');
   assert.equal(vocativeBlanker([])('Hey Nils!'), 'Hey Nils!');

@@ -115,14 +115,18 @@ const GREETING =
 
 /**
  * A function that blanks each place a text speaks *to* one of `names` ("Hey Nils!", "Thanks,
- * Mei."): there the name says who is spoken to, not what about, and in a conversation between
+ * Mei.", "Nils! Guess what"): there the name says who is spoken to, not what about, and in a conversation between
  * two people it is in nearly every turn, so it must not count as the question's word.
  */
 export function vocativeBlanker(names: readonly string[]): (text: string) => string {
   if (names.length === 0) return (t) => t;
   const alt = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  const re = new RegExp(`\\b(${GREETING}\\W+)(?:${alt})\\b|(,\\s*)(?:${alt})(?=\\s*[!.?,])`, 'gi');
-  return (t) => t.replace(re, (_m, greeting?: string, comma?: string) => greeting ?? comma ?? '');
+  const re = new RegExp(
+    `\\b(${GREETING}\\W+)(?:${alt})\\b|(,\\s*)(?:${alt})(?=\\s*[!.?,])|^(\\W*)(?:${alt})(?=\\s*[,!?])`,
+    'gi',
+  );
+  return (t) =>
+    t.replace(re, (_m, greeting?: string, comma?: string, lead?: string) => greeting ?? comma ?? lead ?? '');
 }
 
 /**
@@ -153,7 +157,7 @@ export function opensWith(text: string, names: readonly string[]): boolean {
 
 /** How a step speaks to a name `N` (see `addresses`) and how it opens with one (`opensWith`). */
 const ADDRESS = (n: string) =>
-  `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+${n}\\b|${n}\\s*(?:[,!.:;?\\u2013\\u2014-]|$))|,\\s*${n}\\s*[!.?,]`;
+  `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+${n}\\b|${n}\\s*[,!:;?\\u2013\\u2014-])|,\\s*${n}\\s*[!.?,]`;
 const OPENING = (n: string) => `^\\W*${n}\\b`;
 
 /**

@@ -229,15 +229,25 @@ export interface LexicalOptions {
    * than the same words joined into `perf/drop-redis-cache`.
    */
   identShare?: number;
+  /**
+   * Words of the query that are people's names (lowercased): matched as typed, not by stem, so
+   * "Ines" (Porter: "in") does not find every "in".
+   */
+  names?: ReadonlySet<string>;
 }
 
 /** A scorer for one query: patterns and idf weights computed once, then applied per candidate. */
 export function createLexicalScorer(
   query: ParsedQuery,
   stats: TermStatistics,
-  { factor = () => 1, identShare = 1 }: LexicalOptions = {},
+  { factor = () => 1, identShare = 1, names }: LexicalOptions = {},
 ) {
-  const patterns = query.terms.map(patternOf);
+  const patterns = query.terms.map(
+    (t): Pattern =>
+      t.kind === 'word' && names?.has(t.text) && porterStem(t.text) !== t.text
+        ? { stems: [], prefix: false, forms: [t.text] }
+        : patternOf(t),
+  );
   // Identifier terms are meant to match identifiers: only plain words are discounted there.
   const shares = query.terms.map((t) => (t.kind === 'ident' ? 1 : identShare));
   const weights = query.terms.map((t, i) => {

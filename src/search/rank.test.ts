@@ -133,6 +133,40 @@ test('a place named like a person does not halve the prior for the session where
   assert.equal(steps[0]!.threadId, 'nils');
 });
 
+test("a conversation's people count in every session of their home project, not in a work project that names them", () => {
+  const at = (c: Candidate, project: string) => ({ ...c, project });
+  const candidates = [
+    // Session 3 of Nils's conversation holds the answer but no greeting; its greeting is in session 1.
+    at(step('chat3', 4, 'assistant', 'The boat needs a new sail before the summer race.'), '/chats/nils'),
+    // A work project where a colleague says the same about a boat.
+    at(step('work', 2, 'assistant', 'Nils: the boat needs a new sail before the summer race.'), '/work/api'),
+  ];
+  const sightings = [at(step('chat1', 0, 'user', 'Hey Nils! How was the weekend?'), '/chats/nils')];
+  const query = parseQuery('What does the boat of Nils need before the summer race?');
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const role = { role: undefined, strength: 0, names: ['Nils'] };
+  const rank = (home: string | null) =>
+    rankCandidates(candidates, query, stats, { date: null, role, why: false, sightings, home }, 0).steps;
+  const inHome = rank('/chats/nils').find((s) => s.threadId === 'chat3')!;
+  assert.ok(inHome.parts.role >= WEIGHTS.participants - 1e-9, JSON.stringify(inHome.parts));
+  // Without a home project, a greeting in another session says nothing about this one.
+  assert.equal(rank(null).find((s) => s.threadId === 'chat3')!.parts.role, 0);
+});
+
+test('a name whose stem is a common word matches the name only', () => {
+  // Porter stems "Ines" to "in": as a stem it would match every "in" of a step about something else.
+  const candidates = [
+    step('a', 0, 'user', 'Ines shared the photos of the trip.'),
+    step('b', 0, 'user', 'The photos are in the group chat, in the folder in the drive.'),
+  ];
+  const query = parseQuery('photos Ines sent');
+  const stats = { total: 1000, avgChars: 60, df: query.terms.map(() => 20) };
+  const role = { role: undefined, strength: 0, names: ['Ines'] };
+  const { steps } = rankCandidates(candidates, query, stats, { date: null, role, why: false }, 0);
+  const lexical = (t: string) => steps.find((s) => s.threadId === t)!.parts.lexical;
+  assert.ok(lexical('b') < 0.7 * lexical('a'), JSON.stringify(steps.map((s) => [s.threadId, s.parts])));
+});
+
 test('a why-question: the step giving the reason comes first in its session, which sessions lead is unchanged', () => {
   const candidates = [
     step('a', 0, 'user', 'Tell me whether we can drop the Redis cache for an in-process LRU.'),

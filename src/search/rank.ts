@@ -58,6 +58,16 @@ export interface QuestionCues {
    * count less (`identifierWord`). Absent: false.
    */
   prose?: boolean;
+  /**
+   * Steps read for the named people alone (their greetings and turns), not ranked: where each
+   * person is spoken to or speaks, beside the candidates themselves. Absent: none.
+   */
+  sightings?: readonly Candidate[];
+  /**
+   * The project where the named people are spoken to most (search.ts `participantsProject`):
+   * their conversation. Only its sessions count a person greeted in another of its sessions.
+   */
+  home?: string | null;
 }
 
 const REASON_WORDS =
@@ -186,6 +196,7 @@ export function rankCandidates(
   const lexical = createLexicalScorer(query, stats, {
     factor: (t) => (names.has(t.text) ? W.nameTerm : 1),
     identShare: cues.prose ? W.identifierWord : 1,
+    names,
   });
   const wantsPrompts = cues.role.role === 'user';
   // "Hey Nils!" names who is spoken to: a named person's greetings are not the question's word.
@@ -293,35 +304,45 @@ export function rankCandidates(
   // their greetings no longer count as words (above), so this is what says which conversation
   // the question is about.
   const { date, role } = cues;
-  // The names that are people: spoken to or speaking somewhere among the candidates. A capitalised
-  // place or product ("When did Nils go to Lisbon?") is never greeted, and must not halve the
-  // share of the people found in the right conversation.
-  const seenIn = new Map<string, Set<string>>();
-  const people = new Set<string>();
-  const sightings = (isHere: (text: string, n: string) => boolean, names: readonly string[]) => {
-    for (const [id, list] of byThread) {
-      let seen = seenIn.get(id);
-      for (const s of list)
-        for (const n of names)
-          if (isHere(s.c.text, n)) {
-            if (!seen) {
-              seen = new Set();
-              seenIn.set(id, seen);
-            }
-            seen.add(n);
-            people.add(n);
-          }
-    }
+  // The names that are people, and the sessions they are party to. A capitalised place or product
+  // ("When did Nils go to Lisbon?") is never greeted, and must not halve the share of the people
+  // found in the right conversation. Looked for among the candidates and the steps read for the
+  // names alone (a session's greeting is rarely among the candidates of the question's other
+  // words). A person spoken to or speaking ("Hey Nils!", "Maria: …") is party to every session of
+  // their home project: a conversation's greetings fall in some of its sessions, not all (a work
+  // project that mentions a colleague is not their conversation). A person nobody speaks to or as
+  // (a child, a colleague talked about) is found where a candidate opens with them as its subject
+  // ("Lucia has started swimming"), in that session; for a person spoken to somewhere such a turn
+  // says nothing.
+  const ranked = new Set(scored.map((s) => s.c));
+  const spokenIn = new Map<string, Set<string>>();
+  const subjectIn = new Map<string, Set<string>>();
+  const projectOf = new Map<string, string>();
+  const mark = (where: Map<string, Set<string>>, key: string, n: string) => {
+    const seen = where.get(key);
+    if (seen) seen.add(n);
+    else where.set(key, new Set([n]));
   };
-  if (role.names.length > 0) {
-    sightings((t, n) => addresses(t, [n]) || spokenBy(t, [n]), role.names);
-    // A person nobody speaks to or as (a child, a friend of the two who talk) is found where a
-    // turn opens with them as its subject ("Lucia has started swimming").
-    const unseen = role.names.filter((n) => !people.has(n));
-    if (unseen.length > 0) sightings((t, n) => opensWith(t, [n]), unseen);
+  for (const c of [...ranked, ...(cues.sightings ?? [])]) {
+    projectOf.set(c.threadId, projectKey(c));
+    for (const n of role.names) {
+      if (addresses(c.text, [n]) || spokenBy(c.text, [n])) {
+        mark(spokenIn, c.threadId, n);
+        if (c.project && c.project === cues.home) mark(spokenIn, projectKey(c), n);
+      } else if (ranked.has(c) && opensWith(c.text, [n])) mark(subjectIn, c.threadId, n);
+    }
   }
+  const people = new Set<string>();
+  for (const seen of spokenIn.values()) for (const n of seen) people.add(n);
+  for (const seen of subjectIn.values()) for (const n of seen) if (people.has(n)) seen.delete(n);
+  for (const seen of subjectIn.values()) for (const n of seen) people.add(n);
   const present = new Map<string, number>();
-  for (const [id, seen] of seenIn) present.set(id, seen.size / people.size);
+  for (const [id, key] of projectOf) {
+    const subject = subjectIn.get(id) ?? [];
+    const own = new Set([...(spokenIn.get(id) ?? []), ...subject]).size;
+    const wide = new Set([...(spokenIn.get(key) ?? []), ...subject]).size;
+    if (own + wide > 0) present.set(id, Math.max(own, wide) / people.size);
+  }
   const named = role.names.filter((n) => people.has(n));
   // The question's subject: the first person it names (see subjectRoles).
   const subject = named.slice(0, 1);

@@ -89,6 +89,8 @@ export const MAX_LIMIT = 100;
 const CANDIDATES = 160;
 /** Candidates read again within the span a question names (see searchTranscripts). */
 const DATED_CANDIDATES = 40;
+/** Steps read for the people a question names alone (their greetings), to see where they talk. */
+const NAME_CANDIDATES = 200;
 /** Steps shown per session with `by: 'thread'`. */
 const STEPS_PER_THREAD = 3;
 
@@ -175,7 +177,14 @@ export function searchTranscripts(
   // People named in the question: their conversation's other turns rarely repeat their names
   // (only the greetings do), so the first pass finds the words mostly in other people's
   // sessions. Read candidates again within the project where they are spoken to most.
-  const home = filters.project || filters.thread ? null : participantsProject(candidates, role.names);
+  // The steps that name the people alone: where each is spoken to or speaks (rank.ts weighs the
+  // sessions by that), and which project is theirs.
+  const sightings =
+    role.names.length > 0
+      ? store.candidates(parseQuery(role.names.join(' ')), filters, NAME_CANDIDATES).candidates
+      : [];
+  const home =
+    filters.project || filters.thread ? null : participantsProject([...candidates, ...sightings], role.names);
   if (home) readAlso({ project: home }, limitC);
   // A date in the question is a boost, not a filter, but it can only lift what was read: among
   // look-alike steps (a prompt repeated every day, a weekly report) the first read may hold only
@@ -194,7 +203,20 @@ export function searchTranscripts(
   }
   const why = WHY.test(query);
   const prose = isQuestion(query);
-  const { steps } = rankCandidates(candidates, parsed, stats, { date, role, why, prose }, now);
+  const { steps } = rankCandidates(
+    candidates,
+    parsed,
+    stats,
+    {
+      date,
+      role,
+      why,
+      prose,
+      sightings,
+      home: home ?? filters.project ?? null,
+    },
+    now,
+  );
 
   const toHit = (c: RankedStep): SearchHit => ({
     thread: c.threadId,
