@@ -34,6 +34,9 @@ test('a step spoken by a name, and a step speaking to one', () => {
   assert.ok(addresses('Marco! Sorry I went quiet.', ['Marco']));
   assert.ok(!addresses('Marcus says the user export is missing reports', ['Marcus']));
   assert.ok(!addresses('Mei went to Sydney', ['Mei']));
+  // A greeting to the assistant, then a report about someone: not spoken to.
+  assert.ok(!addresses('hey, Fatima says the user export is missing users', ['Fatima']));
+  assert.ok(addresses('Hey Fatima how was the weekend', ['Fatima']));
   // A name answering a question ("who is on call?" "Tomasz.") is not spoken to.
   assert.ok(!addresses('Tomasz. Rotation flips Monday morning.', ['Tomasz']));
   // Reported speech is not the person's own turn; a speaker label is.
@@ -54,6 +57,7 @@ test('a name spoken to is blanked for scoring; a name spoken about or speaking i
   // A name opening the text with a greeting's punctuation is spoken to, like "Hey Nils!".
   assert.equal(blank('Nils! Half a metre of snow in the garden.'), '! Half a metre of snow in the garden.');
   assert.equal(blank('Nils went to Lisbon'), 'Nils went to Lisbon');
+  assert.equal(blank('hey, Nils says the export is broken'), 'hey, Nils says the export is broken');
   assert.equal(blank('Mei: the deploy is green'), 'Mei: the deploy is green');
   assert.equal(vocativeBlanker([])('Hey Nils!'), 'Hey Nils!');
 });

@@ -112,17 +112,24 @@ export function spokenBy(text: string, names: readonly string[]): boolean {
 
 const GREETING =
   '(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)';
+/**
+ * After a greeting, a name followed by a verb is the subject of a report, not the one spoken to:
+ * "hey, Fatima says the export is broken" speaks to the assistant about Fatima.
+ */
+const NOT_REPORTED =
+  '(?!\\s+(?:says|said|asks|asked|wants|wanted|thinks|thought|told|tells|mentioned|reported|wrote|is|was|has|had|will|would|can|could)\\b)';
 
 /**
  * A function that blanks each place a text speaks *to* one of `names` ("Hey Nils!", "Thanks,
- * Mei.", "Nils! Guess what"): there the name says who is spoken to, not what about, and in a conversation between
- * two people it is in nearly every turn, so it must not count as the question's word.
+ * Mei.", "Nils! Guess what"): there the name says who is spoken to, not what about, and in a
+ * conversation between two people it is in nearly every turn, so it must not count as the
+ * question's word.
  */
 export function vocativeBlanker(names: readonly string[]): (text: string) => string {
   if (names.length === 0) return (t) => t;
   const alt = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const re = new RegExp(
-    `\\b(${GREETING}\\W+)(?:${alt})\\b|(,\\s*)(?:${alt})(?=\\s*[!.?,])|^(\\W*)(?:${alt})(?=\\s*[,!?])`,
+    `\\b(${GREETING}\\W+)(?:${alt})\\b${NOT_REPORTED}|(,\\s*)(?:${alt})(?=\\s*[!.?,])|^(\\W*)(?:${alt})(?=\\s*[,!?])`,
     'gi',
   );
   return (t) =>
@@ -157,7 +164,7 @@ export function opensWith(text: string, names: readonly string[]): boolean {
 
 /** How a step speaks to a name `N` (see `addresses`) and how it opens with one (`opensWith`). */
 const ADDRESS = (n: string) =>
-  `^\\W*(?:(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)\\W+${n}\\b|${n}\\s*[,!:;?\\u2013\\u2014-])|,\\s*${n}\\s*[!.?,]`;
+  `^\\W*(?:${GREETING}\\W+${n}\\b${NOT_REPORTED}|${n}\\s*[,!:;?\\u2013\\u2014-])|,\\s*${n}\\s*[!.?,]`;
 const OPENING = (n: string) => `^\\W*${n}\\b`;
 
 /**

@@ -90,7 +90,7 @@ const CANDIDATES = 160;
 /** Candidates read again within the span a question names (see searchTranscripts). */
 const DATED_CANDIDATES = 40;
 /** Steps read for the people a question names alone (their greetings), to see where they talk. */
-const NAME_CANDIDATES = 200;
+const NAME_CANDIDATES = 60;
 /** Steps shown per session with `by: 'thread'`. */
 const STEPS_PER_THREAD = 3;
 
