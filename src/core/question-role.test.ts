@@ -56,6 +56,7 @@ test('a name spoken to is blanked for scoring; a name spoken about or speaking i
   assert.equal(blank('That is wonderful, Mei! Well done'), 'That is wonderful, ! Well done');
   // A name opening the text with a greeting's punctuation is spoken to, like "Hey Nils!".
   assert.equal(blank('Nils! Half a metre of snow in the garden.'), '! Half a metre of snow in the garden.');
+  assert.equal(blank('Great, a sad tree book. Goodnight Mei.'), 'Great, a sad tree book. Goodnight .');
   assert.equal(blank('Nils went to Lisbon'), 'Nils went to Lisbon');
   assert.equal(blank('hey, Nils says the export is broken'), 'hey, Nils says the export is broken');
   assert.equal(blank('Mei: the deploy is green'), 'Mei: the deploy is green');

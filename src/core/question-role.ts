@@ -111,7 +111,7 @@ export function spokenBy(text: string, names: readonly string[]): boolean {
 }
 
 const GREETING =
-  '(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw)';
+  '(?:hi|hey|hello|thanks|thank you|oh|wow|congrats|congratulations|sorry|morning|good morning|aw|goodnight|good night|night|bye|see you|cheers|welcome back)';
 /**
  * After a greeting, a name followed by a verb is the subject of a report, not the one spoken to:
  * "hey, Fatima says the export is broken" speaks to the assistant about Fatima.

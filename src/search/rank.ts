@@ -184,6 +184,59 @@ export function promoteReasons(steps: RankedStep[]): void {
   }
 }
 
+/**
+ * The names that are people, and the sessions they are party to (a share, 0–1, of the people
+ * found).
+ */
+function partiesOf(
+  candidates: readonly Candidate[],
+  names: readonly string[],
+  sightings: readonly Candidate[],
+  home: string | null,
+): { people: Set<string>; present: Map<string, number> } {
+  // The names that are people, and the sessions they are party to. A capitalised place or product
+  // ("When did Nils go to Lisbon?") is never greeted, and must not halve the share of the people
+  // found in the right conversation. Looked for among the candidates and the steps read for the
+  // names alone (a session's greeting is rarely among the candidates of the question's other
+  // words). A person spoken to or speaking ("Hey Nils!", "Maria: …") is party to every session of
+  // their home project: a conversation's greetings fall in some of its sessions, not all (a work
+  // project that mentions a colleague is not their conversation). A person nobody speaks to or as
+  // (a child, a colleague talked about) is found where a candidate opens with them as its subject
+  // ("Lucia has started swimming"), in that session; for a person spoken to somewhere such a turn
+  // says nothing.
+  const ranked = new Set(candidates);
+  const spokenIn = new Map<string, Set<string>>();
+  const subjectIn = new Map<string, Set<string>>();
+  const projectOf = new Map<string, string>();
+  const mark = (where: Map<string, Set<string>>, key: string, n: string) => {
+    const seen = where.get(key);
+    if (seen) seen.add(n);
+    else where.set(key, new Set([n]));
+  };
+  for (const c of [...ranked, ...sightings]) {
+    projectOf.set(c.threadId, projectKey(c));
+    for (const n of names) {
+      if (addresses(c.text, [n]) || spokenBy(c.text, [n])) {
+        mark(spokenIn, c.threadId, n);
+        if (c.project && c.project === home) mark(spokenIn, projectKey(c), n);
+      } else if (ranked.has(c) && opensWith(c.text, [n])) mark(subjectIn, c.threadId, n);
+    }
+  }
+  const spoken = new Set<string>();
+  for (const seen of spokenIn.values()) for (const n of seen) spoken.add(n);
+  for (const seen of subjectIn.values()) for (const n of seen) if (spoken.has(n)) seen.delete(n);
+  const people = new Set(spoken);
+  for (const seen of subjectIn.values()) for (const n of seen) people.add(n);
+  const present = new Map<string, number>();
+  for (const [id, key] of projectOf) {
+    const subject = subjectIn.get(id) ?? [];
+    const own = new Set([...(spokenIn.get(id) ?? []), ...subject]).size;
+    const wide = new Set([...(spokenIn.get(key) ?? []), ...subject]).size;
+    if (own + wide > 0) present.set(id, Math.max(own, wide) / people.size);
+  }
+  return { people, present };
+}
+
 /** Rank candidates best first; also returns each session's relevance. */
 export function rankCandidates(
   candidates: Candidate[],
@@ -192,6 +245,7 @@ export function rankCandidates(
   cues: QuestionCues,
   now: number,
 ): { steps: RankedStep[]; sessions: SessionScores } {
+  const { people, present } = partiesOf(candidates, cues.role.names, cues.sightings ?? [], cues.home ?? null);
   const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
   const lexical = createLexicalScorer(query, stats, {
     factor: (t) => (names.has(t.text) ? W.nameTerm : 1),
@@ -304,45 +358,6 @@ export function rankCandidates(
   // their greetings no longer count as words (above), so this is what says which conversation
   // the question is about.
   const { date, role } = cues;
-  // The names that are people, and the sessions they are party to. A capitalised place or product
-  // ("When did Nils go to Lisbon?") is never greeted, and must not halve the share of the people
-  // found in the right conversation. Looked for among the candidates and the steps read for the
-  // names alone (a session's greeting is rarely among the candidates of the question's other
-  // words). A person spoken to or speaking ("Hey Nils!", "Maria: …") is party to every session of
-  // their home project: a conversation's greetings fall in some of its sessions, not all (a work
-  // project that mentions a colleague is not their conversation). A person nobody speaks to or as
-  // (a child, a colleague talked about) is found where a candidate opens with them as its subject
-  // ("Lucia has started swimming"), in that session; for a person spoken to somewhere such a turn
-  // says nothing.
-  const ranked = new Set(scored.map((s) => s.c));
-  const spokenIn = new Map<string, Set<string>>();
-  const subjectIn = new Map<string, Set<string>>();
-  const projectOf = new Map<string, string>();
-  const mark = (where: Map<string, Set<string>>, key: string, n: string) => {
-    const seen = where.get(key);
-    if (seen) seen.add(n);
-    else where.set(key, new Set([n]));
-  };
-  for (const c of [...ranked, ...(cues.sightings ?? [])]) {
-    projectOf.set(c.threadId, projectKey(c));
-    for (const n of role.names) {
-      if (addresses(c.text, [n]) || spokenBy(c.text, [n])) {
-        mark(spokenIn, c.threadId, n);
-        if (c.project && c.project === cues.home) mark(spokenIn, projectKey(c), n);
-      } else if (ranked.has(c) && opensWith(c.text, [n])) mark(subjectIn, c.threadId, n);
-    }
-  }
-  const people = new Set<string>();
-  for (const seen of spokenIn.values()) for (const n of seen) people.add(n);
-  for (const seen of subjectIn.values()) for (const n of seen) if (people.has(n)) seen.delete(n);
-  for (const seen of subjectIn.values()) for (const n of seen) people.add(n);
-  const present = new Map<string, number>();
-  for (const [id, key] of projectOf) {
-    const subject = subjectIn.get(id) ?? [];
-    const own = new Set([...(spokenIn.get(id) ?? []), ...subject]).size;
-    const wide = new Set([...(spokenIn.get(key) ?? []), ...subject]).size;
-    if (own + wide > 0) present.set(id, Math.max(own, wide) / people.size);
-  }
   const named = role.names.filter((n) => people.has(n));
   // The question's subject: the first person it names (see subjectRoles).
   const subject = named.slice(0, 1);
