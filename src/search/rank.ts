@@ -204,6 +204,7 @@ function partiesOf(
   // (a child, a colleague talked about) is found where a candidate opens with them as its subject
   // ("Lucia has started swimming"), in that session; for a person spoken to somewhere such a turn
   // says nothing.
+  if (names.length === 0) return { people: new Set(), present: new Map() };
   const ranked = new Set(candidates);
   const spokenIn = new Map<string, Set<string>>();
   const subjectIn = new Map<string, Set<string>>();
