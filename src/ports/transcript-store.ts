@@ -202,7 +202,8 @@ export interface TranscriptStore {
   endBulkWrites?(settle: boolean): void;
   /**
    * Term statistics and candidate steps for a parsed query under filters: at most about
-   * `limit` steps (see CandidateSet), with their texts, so search needs no second read.
+   * `limit` steps (see CandidateSet), with their texts, so search needs no second read. A limit
+   * of 0 asks for the term statistics alone: no step is read.
    */
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
   getThread(threadId: string): ThreadRecord | undefined;

@@ -227,6 +227,8 @@ export function createPgRetriever(db: PgStore): PgRetriever {
     candidates(query, filters, limit) {
       const { probes: all, total } = probes(query);
       const dfs = all.map((x) => x.df);
+      // Only the counts were asked for (search/expansion.ts): no probe is sent.
+      if (limit <= 0) return { stats: { total, avgChars: averages(total).chars, df: dfs }, candidates: [] };
       const found = all.filter((x) => x.df > 0);
       const words = found.filter((x) => x.expr).sort((a, b) => a.df - b.df);
       const substrings = found.filter((x) => x.like);

@@ -396,6 +396,8 @@ export function createRetriever(db: Db): Retriever {
       const total = (maxId.get()?.n ?? 0) as number;
       const probes = query.terms.map((t) => probe(t, total));
       const dfs = probes.map((p) => p.df);
+      // Only the counts were asked for (search/expansion.ts): no probe is sent.
+      if (limit <= 0) return { stats: { total, avgChars: avgChars(total), df: dfs }, candidates: [] };
       // Words that occur nowhere (typos, words the answer doesn't use) must not sink the query.
       const byDf = probes.filter((p) => p.df > 0).sort((a, b) => a.df - b.df);
       // Each step once, in the order the probes found it.
