@@ -186,7 +186,15 @@ export function promoteReasons(steps: RankedStep[]): void {
 
 /**
  * The names that are people, and the sessions they are party to (a share, 0–1, of the people
- * found).
+ * found). A capitalised place or product ("When did Nils go to Lisbon?") is never greeted, and
+ * must not halve the share of the people found in the right conversation. Looked for among the
+ * candidates and the steps read for the names alone (a session's greeting is rarely among the
+ * candidates of the question's other words). A person spoken to or speaking ("Hey Nils!",
+ * "Maria: …") is party to every session of their home project: a conversation's greetings fall in
+ * some of its sessions, not all (a work project that mentions a colleague is not their
+ * conversation). A person nobody speaks to or as (a child, a colleague talked about) is found
+ * where a candidate opens with them as its subject ("Lucia has started swimming"), in that
+ * session; for a person spoken to somewhere such a turn says nothing.
  */
 function partiesOf(
   candidates: readonly Candidate[],
@@ -194,16 +202,6 @@ function partiesOf(
   sightings: readonly Candidate[],
   home: string | null,
 ): { people: Set<string>; present: Map<string, number> } {
-  // The names that are people, and the sessions they are party to. A capitalised place or product
-  // ("When did Nils go to Lisbon?") is never greeted, and must not halve the share of the people
-  // found in the right conversation. Looked for among the candidates and the steps read for the
-  // names alone (a session's greeting is rarely among the candidates of the question's other
-  // words). A person spoken to or speaking ("Hey Nils!", "Maria: …") is party to every session of
-  // their home project: a conversation's greetings fall in some of its sessions, not all (a work
-  // project that mentions a colleague is not their conversation). A person nobody speaks to or as
-  // (a child, a colleague talked about) is found where a candidate opens with them as its subject
-  // ("Lucia has started swimming"), in that session; for a person spoken to somewhere such a turn
-  // says nothing.
   if (names.length === 0) return { people: new Set(), present: new Map() };
   const ranked = new Set(candidates);
   const spokenIn = new Map<string, Set<string>>();
@@ -233,7 +231,8 @@ function partiesOf(
     const subject = subjectIn.get(id) ?? [];
     const own = new Set([...(spokenIn.get(id) ?? []), ...subject]).size;
     const wide = new Set([...(spokenIn.get(key) ?? []), ...subject]).size;
-    if (own + wide > 0) present.set(id, Math.max(own, wide) / people.size);
+    const k = Math.max(own, wide);
+    if (k > 0) present.set(id, k / people.size);
   }
   return { people, present };
 }

@@ -174,13 +174,13 @@ export function searchTranscripts(
   };
   const readAlso = (more: SearchFilters, limit: number) =>
     add(store.candidates(parsed, { ...filters, ...more }, limit).candidates);
-  // People named in the question: their conversation's other turns rarely repeat their names
-  // (only the greetings do), so the first pass finds the words mostly in other people's
-  // sessions. Read candidates again within the project where they are spoken to most.
-  // The steps that name the people alone: where each is spoken to or speaks (rank.ts weighs the
-  // sessions by that), and which project is theirs.
+  // People named in the question: the steps that name them alone show where each is spoken to
+  // or speaks (rank.ts weighs the sessions by that; within one thread there is nothing to weigh).
+  // Their conversation's other turns rarely repeat their names (only the greetings do), so the
+  // first pass finds the words mostly in other people's sessions: read candidates again within
+  // the project where they are spoken to most.
   const sightings =
-    role.names.length > 0
+    role.names.length > 0 && !filters.thread
       ? store.candidates(parseQuery(role.names.join(' ')), filters, NAME_CANDIDATES).candidates
       : [];
   const home =
