@@ -219,6 +219,11 @@ export interface TranscriptStore {
    */
   stepWindow(threadId: string, step: number, before: number, after: number): StepRecord[];
   listThreads(filters: SearchFilters, limit: number, offset: number): ThreadRecord[];
+  /**
+   * The projects (directories) of the threads under the filters' agents and spaces, each once,
+   * in no particular order: what a question may name ("in tidewatch", search/projects.ts).
+   */
+  projects(filters: SearchFilters): string[];
   stats(): StoreStats;
   listIssues(limit: number): IssueRecord[];
   integrityCheck(): string[];

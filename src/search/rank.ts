@@ -6,7 +6,8 @@
  *              around it — each read from its neighbour field or the adjacent candidates;
  *   session  = its best steps' scores, each later one discounted, lifted by the share of the
  *              query its steps hold between them, normalised by the best session;
- *   score    = step + w·session + role/speaker prior + reason + date prior + recency tie-break;
+ *   score    = step + w·session + role/speaker prior + project prior + reason + date prior +
+ *              recency tie-break;
  *              a natural-language question's words inside identifiers count less (`identifier`),
  *              and a why-question's best reason step leads its session (promoteReasons).
  * Identical texts (a fork replaying its parent, a prompt echoed twice) collapse to their best.
@@ -18,6 +19,7 @@ import { addresses, opensWith, type RoleCue, spokenBy, vocativeBlanker } from '.
 import type { Role } from '../core/types.js';
 import type { Candidate, TermStatistics } from '../ports/transcript-store.js';
 import { createLexicalScorer } from './lexical.js';
+import { inProjects } from './projects.js';
 import { WEIGHTS as W } from './weights.js';
 
 const DAY_MS = 86_400_000;
@@ -28,6 +30,8 @@ export interface ScoreParts {
   neighbours: number;
   session: number;
   role: number;
+  /** A project the question names or is asked from (search/projects.ts). */
+  project: number;
   /** A why-question's prior for steps that give a reason ("…because…"), a share of their lexical score. */
   reason: number;
   date: number;
@@ -68,6 +72,8 @@ export interface QuestionCues {
    * their conversation. Only its sessions count a person greeted in another of its sessions.
    */
   home?: string | null;
+  /** Projects the question names or is asked from: their sessions get a prior. Absent: none. */
+  projects?: readonly string[];
 }
 
 const REASON_WORDS =
@@ -383,6 +389,7 @@ export function rankCandidates(
       neighbours: (s.base - s.own) / maxStep,
       session: W.session * (sessions.get(c.threadId) ?? 0),
       role: rolePart,
+      project: inProjects(c.project, cues.projects ?? []) ? W.project : 0,
       reason:
         cues.why && s.own > 0 && givesReason(c.text, (t) => lexical(t, t.length, '').text > 0)
           ? (W.reason * s.own) / maxStep
@@ -398,6 +405,7 @@ export function rankCandidates(
       parts.neighbours +
       parts.session +
       parts.role +
+      parts.project +
       parts.reason +
       parts.date +
       parts.recency;

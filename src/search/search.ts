@@ -7,6 +7,7 @@ import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
 import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
 import { expandedCandidates, relatedTermsOf } from './expansion.js';
+import { namedProjects, projectAt } from './projects.js';
 import { isQuestion, type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
@@ -18,6 +19,11 @@ export interface SearchOptions extends SearchFilters {
   now?: number;
   /** `thread`: the best sessions, each with its best steps. */
   by?: 'step' | 'thread';
+  /**
+   * The folder the question is asked from (an agent's or a shell's working folder): its
+   * project's sessions get a prior, not a filter (search/projects.ts).
+   */
+  cwd?: string;
   /** Add each hit's score components and what the question was read as. */
   explain?: boolean;
   /**
@@ -72,6 +78,8 @@ export interface QueryReading {
   date_span: { from: string; to: string; text: string } | null;
   role: 'user' | 'assistant' | null;
   names: string[];
+  /** Projects the question names or is asked from, whose sessions get a prior. */
+  projects: string[];
 }
 
 export interface SearchResult {
@@ -151,6 +159,7 @@ export function searchTranscripts(
     by = 'step',
     explain = false,
     expand = true,
+    cwd,
     ...filters
   } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
@@ -201,6 +210,14 @@ export function searchTranscripts(
     add(expandedCandidates(store, parsed, related, filters, stats.df, stats.total));
     parsed = { ...parsed, related };
   }
+  // The projects the question names or is asked from (none within one project or thread).
+  let projects: string[] = [];
+  if (!filters.project && !filters.thread) {
+    const known = store.projects(filters);
+    projects = namedProjects(query, role.names, known);
+    const here = cwd ? projectAt(cwd, known) : null;
+    if (here && !projects.includes(here)) projects.push(here);
+  }
   const why = WHY.test(query);
   const prose = isQuestion(query);
   const { steps } = rankCandidates(
@@ -214,6 +231,7 @@ export function searchTranscripts(
       prose,
       sightings,
       home: home ?? filters.project ?? null,
+      projects,
     },
     now,
   );
@@ -277,6 +295,7 @@ export function searchTranscripts(
         : null,
       role: role.role ?? null,
       names: role.names,
+      projects,
     };
   result.took_ms = Math.round((performance.now() - started) * 100) / 100;
   return result;

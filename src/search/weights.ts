@@ -57,6 +57,11 @@ export const WEIGHTS = {
   participants: 0.8,
   /** A person's name in the question weighs this share of its idf as a word. */
   nameTerm: 0.5,
+  /**
+   * Prior for a session of a project the question names ("in tidewatch", a folder named after a
+   * person it names) or is asked from (an agent's working folder): search/projects.ts.
+   */
+  project: 0.3,
   /** A why-question: a step that gives a reason ("because…") gains this share of its lexical score. */
   reason: 0.3,
   /**

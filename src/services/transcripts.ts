@@ -100,6 +100,11 @@ export interface SearchInput extends FilterInput {
   now?: string | number;
   /** false: search the words as typed, without their related words (eval's `--no-expand`). */
   expand?: boolean;
+  /**
+   * The folder the question is asked from (the CLI's and the MCP server's working folder): its
+   * project's sessions get a prior, never a filter. Absent: none.
+   */
+  cwd?: string;
 }
 
 export interface TranscriptService {
@@ -140,7 +145,7 @@ export function createTranscriptService(
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
-      const { by, explain, now: asked, expand, ...filterInput } = input;
+      const { by, explain, now: asked, expand, cwd, ...filterInput } = input;
       if (by !== undefined && by !== 'step' && by !== 'thread')
         throw invalidInput(`by must be "step" or "thread", not "${String(by)}"`);
       const now = asked === undefined ? Date.now() : askedAt(asked);
@@ -153,6 +158,7 @@ export function createTranscriptService(
           explain: explain === true,
           now,
           expand: expand !== false,
+          ...(cwd ? { cwd } : {}),
         }),
       );
     },

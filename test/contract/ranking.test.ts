@@ -248,6 +248,7 @@ for (const b of BACKENDS) {
         'neighbours',
         'session',
         'role',
+        'project',
         'reason',
         'date',
         'recency',

@@ -15,6 +15,8 @@ import type { Step, ThreadMeta } from '../../src/core/types.js';
 import { DEFAULT_POLICY, prepareStep } from '../../src/ingest/prepare-step.js';
 import type { BackendKind } from '../../src/ports/stores.js';
 import type { SearchFilters, TranscriptStore } from '../../src/ports/transcript-store.js';
+import { searchTranscripts } from '../../src/search/search.js';
+import { WEIGHTS } from '../../src/search/weights.js';
 import type { FilterInput } from '../../src/services/transcripts.js';
 import { openPg } from '../../src/storage/postgres/open.js';
 import { openPostgresStores } from '../../src/storage/postgres/stores.js';
@@ -330,6 +332,9 @@ function script(store: TranscriptStore) {
     metachar: store.listThreads({ project: '/home/dev/a_b%c' }, 10, 0).map((t) => t.id),
     paged: store.listThreads({}, 1, 1).map((t) => t.id),
     since: store.listThreads({ since: '2026-03-05' }, 10, 0).map((t) => t.id),
+    projects: store.projects({}).sort(),
+    projectsOfCodex: store.projects({ agents: ['codex'] }),
+    projectsOfNoSpace: store.projects({ spaces: [] }),
   };
   out.second = store.write((w) => {
     const r = [
@@ -425,6 +430,9 @@ for (const b of BACKENDS) {
     assert.deepEqual(s.projectBelow, ['claude-code:a#0', 'claude-code:b#0']);
     assert.deepEqual(s.thread, ['claude-code:b#0']);
     assert.deepEqual(r.listed.metachar, ['claude-code:a']);
+    assert.deepEqual(r.listed.projects, ['/home/dev/a_b%c', '/home/dev/a_bxc']);
+    assert.deepEqual(r.listed.projectsOfCodex, []);
+    assert.deepEqual(r.listed.projectsOfNoSpace, []);
     assert.deepEqual(r.readback.window, [1, 2, 3]);
     assert.deepEqual(r.readback.windowEdge, [0]);
     assert.deepEqual(r.afterSecond.counts, [
@@ -448,6 +456,58 @@ for (const b of BACKENDS) {
     assert.equal(r.forgotten.thread, undefined);
     assert.deepEqual(r.forgotten.search, []);
     assert.deepEqual(r.rolledBack, { thread: undefined, search: [] });
+  });
+}
+
+for (const b of BACKENDS) {
+  test(`a question naming a project, or asked from inside one, ranks its sessions first; others still show (${b.name})`, {
+    skip: b.skip,
+  }, (t) => {
+    const store = freshStore(t, b.name);
+    const projects = { tide: '/home/sam/code/tidewatch', ledger: '/home/sam/code/ledgerly' };
+    store.write((w) => {
+      for (const [id, project] of Object.entries(projects)) {
+        w.upsertThread(thread(id, { project, updatedAt: '2026-03-09T00:00:00Z' }));
+        w.upsertStep(
+          `claude-code:${id}`,
+          step(0, 'the retry helper sleeps a fixed interval, can we fix it?'),
+        );
+        w.upsertStep(`claude-code:${id}`, step(1, 'Fixed: the retry helper now backs off exponentially.'));
+        w.refreshThreadCounts(`claude-code:${id}`);
+      }
+    });
+    const first = (q: string, cwd?: string) => {
+      const r = searchTranscripts(store, q, { limit: 10, explain: true, ...(cwd ? { cwd } : {}) });
+      assert.equal(new Set(r.hits.map((h) => h.project)).size, 2, `${q}: both projects still show`);
+      return { project: r.hits[0]!.project, prior: r.hits[0]!.explain!.project, read: r.reading!.projects };
+    };
+    assert.deepEqual(first('what did we fix in the retry helper of tidewatch?'), {
+      project: projects.tide,
+      prior: WEIGHTS.project,
+      read: [projects.tide],
+    });
+    assert.deepEqual(first('Ledgerly: retry helper fix'), {
+      project: projects.ledger,
+      prior: WEIGHTS.project,
+      read: [projects.ledger],
+    });
+    assert.equal(
+      first('what did we fix in the retry helper?', '/home/sam/code/ledgerly/src/jobs').project,
+      projects.ledger,
+    );
+    assert.equal(
+      first('what did we fix in the retry helper?', '/home/sam/code/tidewatch').project,
+      projects.tide,
+    );
+    // A folder outside every project, or one whose name only starts like a project's, names none.
+    assert.deepEqual(first('what did we fix in the retry helper?', '/home/sam/code/tidewatch-old').read, []);
+    assert.deepEqual(first('what did we fix in the retry helper?', '/home/sam').read, []);
+    // Within a project filter the prior says nothing more.
+    const within = searchTranscripts(store, 'tidewatch retry fix', {
+      project: projects.ledger,
+      explain: true,
+    });
+    assert.ok(within.hits.every((h) => h.project === projects.ledger && h.explain!.project === 0));
   });
 }
 

@@ -97,7 +97,7 @@ export function buildProgram({ json = false, only }: ProgramOptions = {}): Comma
     )
     .option(
       '--explain',
-      "show each hit's score components (lexical, identifier, neighbours, session, role, reason, date, recency, copy)",
+      "show each hit's score components (lexical, identifier, neighbours, session, role, project, reason, date, recency, copy)",
     )
     .option('--now <date>', 'the date the question is asked on ("last week", "yesterday"; default: now)')
     .option('--no-index', 'do not refresh the index before searching')

@@ -50,6 +50,7 @@ export function scopeTranscriptStore(store: TranscriptStore, spaces: readonly st
     getSteps: (id, from, to, limit) => (visible(id) ? store.getSteps(id, from, to, limit) : []),
     stepWindow: (id, step, before, after) => (visible(id) ? store.stepWindow(id, step, before, after) : []),
     listThreads: listVisible,
+    projects: (filters) => store.projects(within(filters)),
     stats(): StoreStats {
       const perAgent: StoreStats['perAgent'] = {};
       let threads = 0;

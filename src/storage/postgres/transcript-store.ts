@@ -187,6 +187,21 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
       );
       return rows.map(toThread);
     },
+    projects(filters) {
+      const params: unknown[] = [];
+      const p = (v: unknown) => {
+        params.push(v);
+        return `$${params.length}`;
+      };
+      const where = filterWhere({ agents: filters.agents, spaces: filters.spaces }, p);
+      const rows = read(() =>
+        pg.query<{ project: string }>(
+          `SELECT DISTINCT t.project FROM threads t WHERE t.project IS NOT NULL${where.map((w) => ` AND ${w}`).join('')}`,
+          params,
+        ),
+      );
+      return rows.map((r) => r.project);
+    },
     stats(): StoreStats {
       const r = read(() =>
         pg.one<{

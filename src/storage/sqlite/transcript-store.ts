@@ -454,6 +454,17 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
         return rows.map(toThread);
       });
     },
+    projects(filters) {
+      return guard(() => {
+        const { where, params } = filterSql({ agents: filters.agents, spaces: filters.spaces });
+        return db
+          .prepare(
+            `SELECT DISTINCT t.project FROM threads t WHERE t.project IS NOT NULL${where.map((w) => ` AND ${w}`).join('')}`,
+          )
+          .pluck()
+          .all(...params) as string[];
+      });
+    },
     stats(): StoreStats {
       return guard(() => {
         const perAgent: StoreStats['perAgent'] = {};

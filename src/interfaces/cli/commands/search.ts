@@ -59,6 +59,8 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       by: flags.by,
       explain: flags.explain,
       now: flags.now,
+      // Asked from inside a project: its sessions get a prior (not a filter).
+      cwd: process.cwd(),
     });
     if (flags.json) printJson(result);
     else if (missingStorePath(engine)) print(NOTHING_INDEXED);

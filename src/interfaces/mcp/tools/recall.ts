@@ -40,7 +40,8 @@ export function registerRecallTool(server: ToolRegistrar, engine: Engine, guard:
       const lines: string[] = [];
       const hits: z.infer<typeof hit>[] = [];
       if (where !== 'memories') {
-        const r = engine.transcripts.search(query, { project: dir, since, limit });
+        // The agent's working folder: its project's sessions get a prior (not a filter).
+        const r = engine.transcripts.search(query, { project: dir, since, limit, cwd: process.cwd() });
         if (r.hits.length) lines.push(...renderStepHits(r.hits));
         for (const h of r.hits)
           hits.push({ link: threadLink(h.thread, h.step), path: h.source.path, line: h.source.line });
