@@ -156,6 +156,8 @@ function resampledAsIndexGrows(sample: () => number): (total: number) => number 
 
 export interface Retriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+  /** TranscriptStore.projects, cached per process while the database does not change. */
+  projects(filters: SearchFilters): string[];
 }
 
 /** The retriever over a store's connection. */
@@ -189,12 +191,14 @@ export function createRetriever(db: Db): Retriever {
   let cachedAt = '';
   const counts = new Map<string, number>();
   const threads = new Map<number, ThreadInfo>();
+  const projectLists = new Map<string, string[]>();
   const checkCaches = () => {
     const now = (version.get() as unknown[]).join(':');
     if (now === cachedAt && counts.size < CACHE_ENTRIES && threads.size < CACHE_ENTRIES) return;
     cachedAt = now;
     counts.clear();
     threads.clear();
+    projectLists.clear();
   };
   const countMatches = (expr: string): number => {
     let n = counts.get(expr);
@@ -391,6 +395,23 @@ export function createRetriever(db: Db): Retriever {
   }
 
   return {
+    projects(filters) {
+      checkCaches();
+      const key = JSON.stringify([filters.agents ?? null, filters.spaces ?? null]);
+      let list = projectLists.get(key);
+      if (!list) {
+        const { where, params } = filterSql({ agents: filters.agents, spaces: filters.spaces });
+        list = db
+          .prepare(
+            `SELECT DISTINCT t.project FROM threads t WHERE t.project IS NOT NULL${where.map((w) => ` AND ${w}`).join('')}`,
+          )
+          .pluck()
+          .all(...params) as string[];
+        if (projectLists.size > 100) projectLists.clear();
+        projectLists.set(key, list);
+      }
+      return [...list];
+    },
     candidates(query, filters, limit) {
       checkCaches();
       const total = (maxId.get()?.n ?? 0) as number;

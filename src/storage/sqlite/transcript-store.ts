@@ -455,15 +455,7 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
       });
     },
     projects(filters) {
-      return guard(() => {
-        const { where, params } = filterSql({ agents: filters.agents, spaces: filters.spaces });
-        return db
-          .prepare(
-            `SELECT DISTINCT t.project FROM threads t WHERE t.project IS NOT NULL${where.map((w) => ` AND ${w}`).join('')}`,
-          )
-          .pluck()
-          .all(...params) as string[];
-      });
+      return guard(() => retriever.projects(filters));
     },
     stats(): StoreStats {
       return guard(() => {
