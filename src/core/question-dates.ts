@@ -176,9 +176,18 @@ const RULES: Rule[] = [
   ],
 ];
 
+/**
+ * What every rule needs somewhere in the question: a digit, a month's first three letters, or a
+ * word of a relative date (weekdays, "yesterday" and "today" all hold "day"). Most questions hold
+ * none, and then no rule is compiled or run (a one-question CLI process pays ~3 ms for the rules).
+ */
+const MAYBE_DATE =
+  /\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|morning|afternoon|tonight|week|month|year/;
+
 /** The time span a question names, or null when it names none. */
 export function findDateSpan(question: string, now: number): DateSpan | null {
   const q = question.toLowerCase();
+  if (!MAYBE_DATE.test(q)) return null;
   for (const [re, span] of RULES) {
     const m = re.exec(q);
     if (!m) continue;

@@ -69,8 +69,9 @@ const NOT_NAMES = new Set([
 /** The role and speaker cues of a question. */
 export function roleCue(question: string): RoleCue {
   const q = question.toLowerCase().replace(/[’]/g, "'");
-  const user = USER_STRONG.exec(q);
-  const assistant = ASSISTANT_STRONG.exec(q);
+  // Each strong cue needs its pronoun: without it the long patterns are not compiled or run.
+  const user = /\bi\b/.test(q) ? USER_STRONG.exec(q) : null;
+  const assistant = q.includes('you') ? ASSISTANT_STRONG.exec(q) : null;
   let role: RoleCue['role'];
   let strength = 0;
   // Both: the earlier cue is the question's subject ("what did I ask you to change").
@@ -81,10 +82,14 @@ export function roleCue(question: string): RoleCue {
   } else if (assistant) [role, strength] = ['assistant', 1];
   else if (USER_WEAK.test(q)) [role, strength] = ['user', 0.5];
   const names = new Set<string>();
-  for (const m of question.matchAll(/(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}]+)(?:'s)?\b/gu)) {
-    const name = m[1]!;
-    if (!NOT_NAMES.has(name)) names.add(name);
-  }
+  // A name is a capital after the first character: a question with none has no names (and skips
+  // the Unicode pattern, the costliest of a one-question process to compile).
+  const rest = question.slice(1);
+  if (rest !== rest.toLowerCase())
+    for (const m of question.matchAll(/(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}]+)(?:'s)?\b/gu)) {
+      const name = m[1]!;
+      if (!NOT_NAMES.has(name)) names.add(name);
+    }
   // "What did Nils suggest…", "did Maria tell…": as for "did I ask", the verb says who spoke (the
   // speaker prior's job), and searched as a word it finds every "I'd suggest" of other sessions.
   if (!cueText && names.size > 0) {
