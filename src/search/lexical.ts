@@ -221,8 +221,6 @@ export interface LexicalScore {
 
 /** How a query's words are counted. */
 export interface LexicalOptions {
-  /** Per term, a factor on its idf (a person's name says who more than what). */
-  factor?: (t: QueryTerm) => number;
   /**
    * A plain word's occurrence inside an identifier, path or branch name counts this much in the
    * step's own text (1: as any other). A natural-language question's words in prose say more
@@ -231,17 +229,20 @@ export interface LexicalOptions {
   identShare?: number;
   /**
    * Words of the query that are people's names (lowercased): matched as typed, not by stem, so
-   * "Ines" (Porter: "in") does not find every "in".
+   * "Ines" (Porter: "in") does not find every "in", and weighing `nameWeight` of their idf (a
+   * person's name says who more than what).
    */
   names?: ReadonlySet<string>;
+  nameWeight?: number;
 }
 
 /** A scorer for one query: patterns and idf weights computed once, then applied per candidate. */
 export function createLexicalScorer(
   query: ParsedQuery,
   stats: TermStatistics,
-  { factor = () => 1, identShare = 1, names }: LexicalOptions = {},
+  { identShare = 1, names, nameWeight = 1 }: LexicalOptions = {},
 ) {
+  const factor = (t: QueryTerm) => (names?.has(t.text) ? nameWeight : 1);
   const patterns = query.terms.map(
     (t): Pattern =>
       t.kind === 'word' && names?.has(t.text) && porterStem(t.text) !== t.text

@@ -254,9 +254,9 @@ export function rankCandidates(
   const { people, present } = partiesOf(candidates, cues.role.names, cues.sightings ?? [], cues.home ?? null);
   const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
   const lexical = createLexicalScorer(query, stats, {
-    factor: (t) => (names.has(t.text) ? W.nameTerm : 1),
     identShare: cues.prose ? W.identifierWord : 1,
     names,
+    nameWeight: W.nameTerm,
   });
   const wantsPrompts = cues.role.role === 'user';
   // "Hey Nils!" names who is spoken to: a named person's greetings are not the question's word.
