@@ -307,23 +307,26 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     path,
     backend: 'sqlite',
     listCursors() {
+      // Raw rows: every refresh before a search reads them all, and naming each row's nine
+      // values costs as much as reading them (~3.5 ms at 1,000 files).
       return guard(() =>
         (
           db
             .prepare(
               'SELECT path, agent, thread_id, size, mtime_ms, inode, offset, line_no, head_hash FROM files',
             )
-            .all() as Record<string, unknown>[]
+            .raw()
+            .all() as unknown[][]
         ).map((r) => ({
-          path: r.path as string,
-          agent: r.agent as AgentId,
-          threadId: (r.thread_id as string | null) ?? null,
-          size: r.size as number,
-          mtimeMs: r.mtime_ms as number,
-          inode: r.inode as number,
-          offset: r.offset as number,
-          lineNo: r.line_no as number,
-          headHash: r.head_hash as string,
+          path: r[0] as string,
+          agent: r[1] as AgentId,
+          threadId: (r[2] as string | null) ?? null,
+          size: r[3] as number,
+          mtimeMs: r[4] as number,
+          inode: r[5] as number,
+          offset: r[6] as number,
+          lineNo: r[7] as number,
+          headHash: r[8] as string,
         })),
       );
     },
