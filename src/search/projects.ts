@@ -34,6 +34,9 @@ export function namedProjects(
   const q = words(question);
   const people = new Set(names.map((n) => n.toLowerCase()));
   return projects.filter((p) => {
+    // A home folder (`/home/dev`, `C:\Users\me`) or a top folder (`/tmp`) is named after a
+    // user or the system, not a piece of work: "the dev server" does not point at `/home/dev`.
+    if (p.split(/[\\/]/).filter((x) => x && !/^[A-Za-z]:$/.test(x)).length < 3) return false;
     const name = words(projectName(p));
     if (name.length - 2 < MIN_NAME) return false;
     if (q.includes(name)) return true;
