@@ -64,6 +64,15 @@ export interface SqlQueries {
   run(q: Sql): Promise<number>;
 }
 
+/**
+ * Synchronous reads in one dialect, for a shared store whose port is still synchronous (the
+ * knowledge catalog): the same `sql` queries, answered at once. Errors are mapped by the adapter.
+ */
+export interface SyncSqlReads {
+  readonly dialect: 'sqlite' | 'postgres';
+  all<T>(q: Sql): T[];
+}
+
 export interface SqlDb extends SqlQueries {
   /** Where engines really differ (row locks, full text): a capability, read by the store. */
   readonly dialect: 'sqlite' | 'postgres';

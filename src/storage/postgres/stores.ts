@@ -4,16 +4,16 @@ import { TapedeckError } from '../../core/errors.js';
 import type { Stores } from '../../ports/stores.js';
 import { createContextBundleStore } from '../context-bundle-store.js';
 import { createKeyStore } from '../key-store.js';
+import { createKnowledgeCatalog } from '../knowledge-catalog.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
-import { createPgKnowledgeCatalog } from './knowledge-catalog.js';
 import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
 import { createPgSavedThreadStore } from './saved-thread-store.js';
 import { createPgSkillsStore } from './skills-store.js';
-import { createPgSqlDb, syncQueries } from './sql-pool.js';
+import { createPgSqlDb, createPgSyncReads, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
 import { pgWikiText } from './wiki-tsvector.js';
@@ -36,7 +36,7 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     workingMemory: () => createWorkingMemoryStore(pool),
     contextBundle: () => createContextBundleStore(pool),
     keys: () => createKeyStore(pool),
-    catalog: () => createPgKnowledgeCatalog(db),
+    catalog: () => createKnowledgeCatalog(createPgSyncReads(db.pg)),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
     // Until every store is on the pool, the spanning transaction is the synchronous client's, and
     // the pool's stores join it (storage/sql.ts `within`): one connection, one commit.

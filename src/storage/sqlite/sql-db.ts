@@ -7,27 +7,37 @@
  * I/O, so no synchronous store ever runs inside one half-done.
  */
 import { TapedeckError } from '../../core/errors.js';
-import { compile, createMutex, type Sql, type SqlDb, type SqlQueries, scopedSqlDb } from '../sql.js';
+import {
+  compile,
+  createMutex,
+  type Sql,
+  type SqlDb,
+  type SqlQueries,
+  type SyncSqlReads,
+  scopedSqlDb,
+} from '../sql.js';
 import type { Statement } from './lazy-statements.js';
 import { type Db, mapSqliteError } from './open.js';
 
-/** The shared stores' database over an open SQLite file. */
-export function createSqliteSqlDb(db: Db): SqlDb {
-  const lane = createMutex();
-  const guarded = async <T>(fn: () => T): Promise<T> => {
-    try {
-      return fn();
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
-        throw new TapedeckError('CONFLICT', `That already exists: ${(e as Error).message}`, { sqlite: code });
-      throw mapSqliteError(e, db.name);
-    }
-  };
-  // Prepared once per text: the stores' queries are a small fixed set (a key lookup runs on every
-  // keyed request). Bounded, should a caller ever build many distinct texts.
+/** `fn`'s answer, with a failure mapped once (a unique violation → CONFLICT, as on PostgreSQL). */
+function mapped<T>(db: Db, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+      throw new TapedeckError('CONFLICT', `That already exists: ${(e as Error).message}`, { sqlite: code });
+    throw mapSqliteError(e, db.name);
+  }
+}
+
+/**
+ * Each query's statement, prepared once per text: the stores' queries are a small fixed set (a key
+ * lookup runs on every keyed request). Bounded, should a caller ever build many distinct texts.
+ */
+function statementCache(db: Db): (q: Sql) => { stmt: Statement; params: unknown[] } {
   const statements = new Map<string, Statement>();
-  const prepare = (q: Sql) => {
+  return (q) => {
     const { text, params } = compile(q, () => '?');
     let stmt = statements.get(text);
     if (!stmt) {
@@ -37,6 +47,26 @@ export function createSqliteSqlDb(db: Db): SqlDb {
     }
     return { stmt, params };
   };
+}
+
+/** Synchronous reads over an open SQLite file (storage/sql.ts SyncSqlReads). */
+export function createSqliteSyncReads(db: Db): SyncSqlReads {
+  const prepare = statementCache(db);
+  return {
+    dialect: 'sqlite',
+    all: <T>(q: Sql) =>
+      mapped(db, () => {
+        const { stmt, params } = prepare(q);
+        return stmt.all(...params) as T[];
+      }),
+  };
+}
+
+/** The shared stores' database over an open SQLite file. */
+export function createSqliteSqlDb(db: Db): SqlDb {
+  const lane = createMutex();
+  const guarded = async <T>(fn: () => T): Promise<T> => mapped(db, fn);
+  const prepare = statementCache(db);
   const queries: SqlQueries = {
     all: <T>(q: Sql) =>
       guarded(() => {
