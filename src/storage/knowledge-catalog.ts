@@ -3,11 +3,11 @@
  * tables of migrations 001–007 (each domain's store owns and writes its tables). Text is ordered
  * bytewise on both (`COLLATE "C"` on PostgreSQL, SQLite's default), so folders list alike whatever
  * the server's locale. The port is still synchronous (the fs tree reads it): it runs on the
- * dialect's synchronous reads (storage/sql.ts SyncSqlReads).
+ * dialect's synchronous queries (storage/sql.ts SyncSql).
  */
 import type { Bucket, KnowledgeCatalog, WorkingMemoryEdit } from '../ports/knowledge-catalog.js';
 import type { SavedRequest } from '../ports/saved-thread-store.js';
-import { type Sql, type SyncSqlReads, sql } from './sql.js';
+import { type Sql, type SyncSql, sql } from './sql.js';
 
 /** The date a memory is filed under: when it happened if known, else when it was recorded. */
 const MEMORY_DAY = sql.raw('substr(COALESCE(event_start, created_at), 1, 10)');
@@ -29,7 +29,7 @@ interface EditRow {
   edited_at: string | null;
 }
 
-export function createKnowledgeCatalog(db: SyncSqlReads): KnowledgeCatalog {
+export function createKnowledgeCatalog(db: SyncSql): KnowledgeCatalog {
   const bytewise = sql.raw(db.dialect === 'postgres' ? ' COLLATE "C"' : '');
   const likePrefix = (within: string) => `${within.replace(/[\\%_]/g, '')}%`;
   const ids = (q: Sql) => db.all<{ id: string }>(q).map((r) => r.id);

@@ -65,12 +65,17 @@ export interface SqlQueries {
 }
 
 /**
- * Synchronous reads in one dialect, for a shared store whose port is still synchronous (the
- * knowledge catalog): the same `sql` queries, answered at once. Errors are mapped by the adapter.
+ * Synchronous queries in one dialect, for a shared store whose port is still synchronous (the
+ * knowledge catalog, saved threads): the same `sql` queries, answered at once, on the connection
+ * the synchronous stores share — so a write joins the transcript store's open transaction. Errors
+ * are mapped by the adapter.
  */
-export interface SyncSqlReads {
+export interface SyncSql {
   readonly dialect: 'sqlite' | 'postgres';
   all<T>(q: Sql): T[];
+  one<T>(q: Sql): T | undefined;
+  /** Run a statement; the number of rows it touched. */
+  run(q: Sql): number;
 }
 
 export interface SqlDb extends SqlQueries {

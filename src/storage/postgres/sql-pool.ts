@@ -6,7 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { TapedeckError } from '../../core/errors.js';
-import { compile, type Sql, type SqlDb, type SqlQueries, type SyncSqlReads, scopedSqlDb } from '../sql.js';
+import { compile, type Sql, type SqlDb, type SqlQueries, type SyncSql, scopedSqlDb } from '../sql.js';
 import { connectionTrouble } from './connection-trouble.js';
 import { UNIQUE_VIOLATION, unstorableText } from './skill-wiki-guard.js';
 import { type PgSync, redactUrl } from './sync-client.js';
@@ -133,17 +133,20 @@ export function syncQueries(pg: PgSync): SqlQueries {
   };
 }
 
-/** Synchronous reads over the synchronous client (storage/sql.ts SyncSqlReads), errors mapped. */
-export function createPgSyncReads(pg: PgSync): SyncSqlReads {
+/** Synchronous queries over the synchronous client (storage/sql.ts SyncSql), errors mapped. */
+export function createPgSyncSql(pg: PgSync): SyncSql {
+  const on = <T>(q: Sql, fn: (text: string, params: unknown[]) => T): T => {
+    const { text, params } = compile(q, (n) => `$${n}`);
+    try {
+      return fn(text, params);
+    } catch (e) {
+      throw mapError(e, pg.label);
+    }
+  };
   return {
     dialect: 'postgres',
-    all: <T>(q: Sql) => {
-      const { text, params } = compile(q, (n) => `$${n}`);
-      try {
-        return pg.query<T>(text, params);
-      } catch (e) {
-        throw mapError(e, pg.label);
-      }
-    },
+    all: <T>(q: Sql) => on(q, (text, params) => pg.query<T>(text, params)),
+    one: <T>(q: Sql) => on(q, (text, params) => pg.one<T>(text, params)),
+    run: (q: Sql) => on(q, (text, params) => pg.run(text, params)),
   };
 }

@@ -7,13 +7,13 @@ import { createKeyStore } from '../key-store.js';
 import { createKnowledgeCatalog } from '../knowledge-catalog.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createSavedThreadStore } from '../saved-thread-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
-import { createPgSavedThreadStore } from './saved-thread-store.js';
 import { createPgSkillsStore } from './skills-store.js';
-import { createPgSqlDb, createPgSyncReads, syncQueries } from './sql-pool.js';
+import { createPgSqlDb, createPgSyncSql, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
 import { pgWikiText } from './wiki-tsvector.js';
@@ -32,11 +32,11 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     rules: () => createRuleStore(pool),
     skills: () => createPgSkillsStore(db),
     wiki: () => createWikiStore(pool, pgWikiText),
-    saved: () => createPgSavedThreadStore(db),
+    saved: () => createSavedThreadStore(createPgSyncSql(db.pg)),
     workingMemory: () => createWorkingMemoryStore(pool),
     contextBundle: () => createContextBundleStore(pool),
     keys: () => createKeyStore(pool),
-    catalog: () => createKnowledgeCatalog(createPgSyncReads(db.pg)),
+    catalog: () => createKnowledgeCatalog(createPgSyncSql(db.pg)),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
     // Until every store is on the pool, the spanning transaction is the synchronous client's, and
     // the pool's stores join it (storage/sql.ts `within`): one connection, one commit.

@@ -13,7 +13,7 @@ import {
   type Sql,
   type SqlDb,
   type SqlQueries,
-  type SyncSqlReads,
+  type SyncSql,
   scopedSqlDb,
 } from '../sql.js';
 import type { Statement } from './lazy-statements.js';
@@ -49,16 +49,19 @@ function statementCache(db: Db): (q: Sql) => { stmt: Statement; params: unknown[
   };
 }
 
-/** Synchronous reads over an open SQLite file (storage/sql.ts SyncSqlReads). */
-export function createSqliteSyncReads(db: Db): SyncSqlReads {
+/** Synchronous queries over an open SQLite file (storage/sql.ts SyncSql). */
+export function createSqliteSyncSql(db: Db): SyncSql {
   const prepare = statementCache(db);
+  const on = <T>(q: Sql, fn: (stmt: Statement, params: unknown[]) => T): T =>
+    mapped(db, () => {
+      const { stmt, params } = prepare(q);
+      return fn(stmt, params);
+    });
   return {
     dialect: 'sqlite',
-    all: <T>(q: Sql) =>
-      mapped(db, () => {
-        const { stmt, params } = prepare(q);
-        return stmt.all(...params) as T[];
-      }),
+    all: <T>(q: Sql) => on(q, (stmt, params) => stmt.all(...params) as T[]),
+    one: <T>(q: Sql) => on(q, (stmt, params) => stmt.get(...params) as T | undefined),
+    run: (q: Sql) => on(q, (stmt, params) => stmt.run(...params).changes),
   };
 }
 

@@ -5,14 +5,14 @@ import { createKeyStore } from '../key-store.js';
 import { createKnowledgeCatalog } from '../knowledge-catalog.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
+import { createSavedThreadStore } from '../saved-thread-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
 import { remaskSqlite } from './remask.js';
-import { createSqliteSavedThreadStore } from './saved-thread-store.js';
 import { createSqliteSkillsStore } from './skills-store.js';
-import { createSqliteSqlDb, createSqliteSyncReads } from './sql-db.js';
+import { createSqliteSqlDb, createSqliteSyncSql } from './sql-db.js';
 import { createSqliteTranscriptStore } from './transcript-store.js';
 import { sqliteWikiText } from './wiki-fts5.js';
 
@@ -31,11 +31,11 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     rules: () => createRuleStore(sqlDb),
     skills: () => createSqliteSkillsStore(db, path),
     wiki: () => createWikiStore(sqlDb, sqliteWikiText),
-    saved: () => createSqliteSavedThreadStore(db),
+    saved: () => createSavedThreadStore(createSqliteSyncSql(db)),
     workingMemory: () => createWorkingMemoryStore(sqlDb, { writable: !db.readonly }),
     contextBundle: () => createContextBundleStore(sqlDb),
     keys: () => createKeyStore(sqlDb),
-    catalog: () => createKnowledgeCatalog(createSqliteSyncReads(db)),
+    catalog: () => createKnowledgeCatalog(createSqliteSyncSql(db)),
     transaction: (fn, mode) =>
       guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),
     // The sync stores' own transactions inside it nest as savepoints (better-sqlite3 sees one open).
