@@ -6,20 +6,12 @@
  * dialect's synchronous queries (storage/sql.ts SyncSql).
  */
 import type { Bucket, KnowledgeCatalog, WorkingMemoryEdit } from '../ports/knowledge-catalog.js';
-import type { SavedRequest } from '../ports/saved-thread-store.js';
+import { REQUEST_COLS, type RequestRow, toRequest } from './saved-thread-store.js';
 import { type Sql, type SyncSql, sql } from './sql.js';
 
 /** The date a memory is filed under: when it happened if known, else when it was recorded. */
 const MEMORY_DAY = sql.raw('substr(COALESCE(event_start, created_at), 1, 10)');
 const THREAD_DAY = sql.raw('substr(COALESCE(started_at, updated_at), 1, 10)');
-
-interface RequestRow {
-  key: string;
-  thread_id: string;
-  op: string;
-  result: string;
-  created_at: string;
-}
 
 interface EditRow {
   space: string;
@@ -82,18 +74,9 @@ export function createKnowledgeCatalog(db: SyncSql): KnowledgeCatalog {
     savedRequests: (threadId) =>
       db
         .all<RequestRow>(
-          sql`SELECT key, thread_id, op, result, created_at FROM saved_requests WHERE thread_id = ${threadId}
-            ORDER BY created_at, key`,
+          sql`SELECT ${REQUEST_COLS} FROM saved_requests WHERE thread_id = ${threadId} ORDER BY created_at, key`,
         )
-        .map(
-          (r): SavedRequest => ({
-            key: r.key,
-            threadId: r.thread_id,
-            op: r.op,
-            result: JSON.parse(r.result),
-            createdAt: r.created_at,
-          }),
-        ),
+        .map(toRequest),
     savedThreadIds: (spaces) =>
       spaces === null
         ? ids(sql`SELECT thread_id AS id FROM saved_threads ORDER BY thread_id${bytewise}`)

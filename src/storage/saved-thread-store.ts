@@ -27,13 +27,24 @@ interface MessageRow {
   content_key: string;
 }
 
-interface RequestRow {
+/** A `saved_requests` row (the catalog reads them too, for export). */
+export interface RequestRow {
   key: string;
   thread_id: string;
   op: string;
   result: string;
   created_at: string;
 }
+
+export const REQUEST_COLS = sql.raw('key, thread_id, op, result, created_at');
+
+export const toRequest = (r: RequestRow): SavedRequest => ({
+  key: r.key,
+  threadId: r.thread_id,
+  op: r.op,
+  result: JSON.parse(r.result),
+  createdAt: r.created_at,
+});
 
 function parseMetadata(text: string | null): Record<string, unknown> | undefined {
   if (!text) return undefined;
@@ -126,17 +137,8 @@ export function createSavedThreadStore(db: SyncSql): SavedThreadStore {
       db.run(sql`DELETE FROM saved_messages WHERE thread_id = ${threadId} AND step >= ${step(from)}`);
     },
     getRequest(key): SavedRequest | undefined {
-      const r = db.one<RequestRow>(
-        sql`SELECT key, thread_id, op, result, created_at FROM saved_requests WHERE key = ${key}`,
-      );
-      if (!r) return undefined;
-      return {
-        key: r.key,
-        threadId: r.thread_id,
-        op: r.op,
-        result: JSON.parse(r.result),
-        createdAt: r.created_at,
-      };
+      const r = db.one<RequestRow>(sql`SELECT ${REQUEST_COLS} FROM saved_requests WHERE key = ${key}`);
+      return r ? toRequest(r) : undefined;
     },
     saveRequest(req) {
       db.run(
