@@ -15,10 +15,12 @@ const words = (s: string) =>
     .replace(/[^a-z0-9\u00c0-\uffff]+/g, ' ')
     .trim()} `;
 
+/** A project path's folder names, without a Windows drive (`C:`). */
+const folders = (project: string) => project.split(/[\\/]/).filter((x) => x && !/^[A-Za-z]:$/.test(x));
+
 /** A project's name: its folder's last part ("/home/dev/customer-frontend" → "customer-frontend"). */
 export function projectName(project: string): string {
-  const parts = project.split(/[\\/]/).filter(Boolean);
-  return parts[parts.length - 1] ?? '';
+  return folders(project).at(-1) ?? '';
 }
 
 /**
@@ -34,10 +36,11 @@ export function namedProjects(
   const q = words(question);
   const people = new Set(names.map((n) => n.toLowerCase()));
   return projects.filter((p) => {
+    const parts = folders(p);
     // A home folder (`/home/dev`, `C:\Users\me`) or a top folder (`/tmp`) is named after a
     // user or the system, not a piece of work: "the dev server" does not point at `/home/dev`.
-    if (p.split(/[\\/]/).filter((x) => x && !/^[A-Za-z]:$/.test(x)).length < 3) return false;
-    const name = words(projectName(p));
+    if (parts.length < 3) return false;
+    const name = words(parts.at(-1)!);
     if (name.length - 2 < MIN_NAME) return false;
     if (q.includes(name)) return true;
     return (

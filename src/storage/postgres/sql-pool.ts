@@ -118,18 +118,18 @@ export function createPgSqlDb(
  * mapped as the pool maps them.
  */
 export function syncQueries(pg: PgSync): SqlQueries {
-  const exec = <T>(q: Sql, read: (text: string, params: unknown[]) => T): Promise<T> => {
-    const { text, params } = compile(q, (n) => `$${n}`);
+  const sync = createPgSyncSql(pg);
+  const settled = <T>(fn: () => T): Promise<T> => {
     try {
-      return Promise.resolve(read(text, params));
+      return Promise.resolve(fn());
     } catch (e) {
-      return Promise.reject(mapError(e, pg.label));
+      return Promise.reject(e);
     }
   };
   return {
-    all: <T>(q: Sql) => exec(q, (text, params) => pg.query<T>(text, params)),
-    one: <T>(q: Sql) => exec(q, (text, params) => pg.one<T>(text, params)),
-    run: (q: Sql) => exec(q, (text, params) => pg.run(text, params)),
+    all: <T>(q: Sql) => settled(() => sync.all<T>(q)),
+    one: <T>(q: Sql) => settled(() => sync.one<T>(q)),
+    run: (q: Sql) => settled(() => sync.run(q)),
   };
 }
 
