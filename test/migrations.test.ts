@@ -13,16 +13,21 @@ test('four processes opening a new database at once all succeed', async () => {
   const runs = Array.from(
     { length: 4 },
     () =>
-      new Promise<{ code: number | null; err: string }>((resolve) => {
+      new Promise<{ code: number | null; err: string; out: string }>((resolve) => {
         const c = spawn(process.execPath, [BIN, 'index', '--json'], { env: h.env });
         let err = '';
+        let out = '';
+        c.stdout.on('data', (d) => {
+          out += String(d);
+        });
         c.stderr.on('data', (d) => {
           err += String(d);
         });
-        c.on('exit', (code) => resolve({ code, err }));
+        c.on('exit', (code) => resolve({ code, err, out }));
       }),
   );
-  for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
+  // `index --json` reports a failure as JSON on stdout: both streams say why.
+  for (const r of await Promise.all(runs)) assert.equal(r.code, 0, `${r.err}${r.out}`);
   const db = new Database(join(h.tapedeckHome, 'tapedeck.db'), { readonly: true });
   const version = db.pragma('user_version', { simple: true });
   db.close();
