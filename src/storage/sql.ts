@@ -76,6 +76,11 @@ export interface SyncSql {
   one<T>(q: Sql): T | undefined;
   /** Run a statement; the number of rows it touched. */
   run(q: Sql): number;
+  /**
+   * Run `fn` in one write transaction, all of it or nothing (a savepoint inside another): SQLite's
+   * IMMEDIATE, the synchronous PostgreSQL client's write transaction (its store-wide lock).
+   */
+  transaction<T>(fn: () => T): T;
 }
 
 export interface SqlDb extends SqlQueries {

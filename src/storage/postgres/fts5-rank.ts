@@ -11,6 +11,7 @@
  */
 import { identParts, joinedForm } from '../../core/idents.js';
 import type { ParsedQuery, QueryTerm } from '../../core/query.js';
+import { type Sql, sql } from '../sql.js';
 import { type FtsToken, ftsTokens, ftsWords, looseTermQuery, phraseQuery, stem } from './fts5-text.js';
 
 interface Phrase {
@@ -81,6 +82,22 @@ export function compilePhrases(list: readonly { text: string; prefix?: boolean }
     tsquery: phraseQuery(text, { prefix }),
   }));
   return { phrases, terms: phrases.map((_, i) => ({ phrase: i })), excluded: null };
+}
+
+/**
+ * SQL text whose parameters were written by `add` (fts5-rank.ts builds text), as an Sql. A
+ * parameter may be added before text that comes ahead of it (the WHERE is built first), so each
+ * is marked with its number and the values are taken in the order the marks appear.
+ */
+export function asSql(build: (add: (v: unknown) => string) => string | null): Sql | null {
+  const added: unknown[] = [];
+  // A NUL never occurs in the code-built text around the parameters.
+  const text = build((v) => `\u0000${added.push(v) - 1}\u0000`);
+  if (text === null) return null;
+  const parts = text.split(/\u0000(\d+)\u0000/);
+  const strings = parts.filter((_, i) => i % 2 === 0);
+  const values = parts.filter((_, i) => i % 2 === 1).map((n) => added[Number(n)]);
+  return sql(strings, ...values);
 }
 
 /**

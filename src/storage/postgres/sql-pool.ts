@@ -8,7 +8,7 @@ import type { Pool, PoolClient } from 'pg';
 import { TapedeckError } from '../../core/errors.js';
 import { compile, type Sql, type SqlDb, type SqlQueries, type SyncSql, scopedSqlDb } from '../sql.js';
 import { connectionTrouble } from './connection-trouble.js';
-import { UNIQUE_VIOLATION, unstorableText } from './skill-wiki-guard.js';
+import { UNIQUE_VIOLATION, unstorableText } from './refusals.js';
 import { type PgSync, redactUrl } from './sync-client.js';
 
 export interface PgPoolOptions {
@@ -148,5 +148,12 @@ export function createPgSyncSql(pg: PgSync): SyncSql {
     all: <T>(q: Sql) => on(q, (text, params) => pg.query<T>(text, params)),
     one: <T>(q: Sql) => on(q, (text, params) => pg.one<T>(text, params)),
     run: (q: Sql) => on(q, (text, params) => pg.run(text, params)),
+    transaction<T>(fn: () => T): T {
+      try {
+        return pg.transaction(fn, 'write');
+      } catch (e) {
+        throw mapError(e, pg.label);
+      }
+    },
   };
 }

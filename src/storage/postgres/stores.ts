@@ -8,11 +8,12 @@ import { createKnowledgeCatalog } from '../knowledge-catalog.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
 import { createSavedThreadStore } from '../saved-thread-store.js';
+import { createSkillsStore } from '../skills-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createPgMemoryStore } from './memory-store.js';
 import { openPg, parseDatabaseUrl } from './open.js';
-import { createPgSkillsStore } from './skills-store.js';
+import { pgSkillsText } from './skills-tsvector.js';
 import { createPgSqlDb, createPgSyncSql, syncQueries } from './sql-pool.js';
 import type { PgSyncOptions } from './sync-client.js';
 import { createPgTranscriptStore } from './transcript-store.js';
@@ -30,7 +31,7 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     transcripts,
     memories: () => createPgMemoryStore(db),
     rules: () => createRuleStore(pool),
-    skills: () => createPgSkillsStore(db),
+    skills: () => createSkillsStore(createPgSyncSql(db.pg), pgSkillsText),
     wiki: () => createWikiStore(pool, pgWikiText),
     saved: () => createSavedThreadStore(createPgSyncSql(db.pg)),
     workingMemory: () => createWorkingMemoryStore(pool),

@@ -4,9 +4,17 @@
  * search takes the GIN index's candidates in one round trip and matches, ranks (bm25(2, 4, 1), ties
  * by id) and cuts them as FTS5 does (fts5-rank.ts), so hits, scores and snippets equal SQLite's.
  */
-import { type Sql, sql } from '../sql.js';
 import { WIKI_COLS, type WikiFullText, type WikiPageSqlRow } from '../wiki-store.js';
-import { type Bm25Row, bm25, bm25Stats, candidatesSql, compileQuery, Fts5Row, snippet } from './fts5-rank.js';
+import {
+  asSql,
+  type Bm25Row,
+  bm25,
+  bm25Stats,
+  candidatesSql,
+  compileQuery,
+  Fts5Row,
+  snippet,
+} from './fts5-rank.js';
 import { TsvectorBuilder } from './fts5-text.js';
 
 /** FTS5's column order and bm25 weights of wiki_fts (SQLite migration 005): path, title, content. */
@@ -14,22 +22,6 @@ const BM25_WEIGHTS = [2, 4, 1];
 const CONTENT = 2;
 /** SQLite's snippet(wiki_fts, 2, '«', '»', '…', 24). */
 const SNIPPET = { open: '«', close: '»', ellipsis: '…', tokens: 24 };
-
-/**
- * SQL text whose parameters were written by `add` (fts5-rank.ts builds text), as an Sql. A
- * parameter may be added before text that comes ahead of it (the WHERE is built first), so each
- * is marked with its number and the values are taken in the order the marks appear.
- */
-function asSql(build: (add: (v: unknown) => string) => string | null): Sql | null {
-  const added: unknown[] = [];
-  // A NUL never occurs in the code-built text around the parameters.
-  const text = build((v) => `\u0000${added.push(v) - 1}\u0000`);
-  if (text === null) return null;
-  const parts = text.split(/\u0000(\d+)\u0000/);
-  const strings = parts.filter((_, i) => i % 2 === 0);
-  const values = parts.filter((_, i) => i % 2 === 1).map((n) => added[Number(n)]);
-  return sql(strings, ...values);
-}
 
 export const pgWikiText: WikiFullText = {
   async search(db, query, space, like, limit) {

@@ -62,6 +62,7 @@ export function createSqliteSyncSql(db: Db): SyncSql {
     all: <T>(q: Sql) => on(q, (stmt, params) => stmt.all(...params) as T[]),
     one: <T>(q: Sql) => on(q, (stmt, params) => stmt.get(...params) as T | undefined),
     run: (q: Sql) => on(q, (stmt, params) => stmt.run(...params).changes),
+    transaction: (fn) => mapped(db, () => db.transaction(fn).immediate()),
   };
 }
 

@@ -6,12 +6,13 @@ import { createKnowledgeCatalog } from '../knowledge-catalog.js';
 import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
 import { createSavedThreadStore } from '../saved-thread-store.js';
+import { createSkillsStore } from '../skills-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createSqliteMemoryStore } from './memory-store.js';
 import { type OpenOptions, openDatabase, sqliteGuard } from './open.js';
 import { remaskSqlite } from './remask.js';
-import { createSqliteSkillsStore } from './skills-store.js';
+import { sqliteSkillsText } from './skills-fts5.js';
 import { createSqliteSqlDb, createSqliteSyncSql } from './sql-db.js';
 import { createSqliteTranscriptStore } from './transcript-store.js';
 import { sqliteWikiText } from './wiki-fts5.js';
@@ -29,7 +30,7 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     transcripts,
     memories: () => createSqliteMemoryStore(db),
     rules: () => createRuleStore(sqlDb),
-    skills: () => createSqliteSkillsStore(db, path),
+    skills: () => createSkillsStore(createSqliteSyncSql(db), sqliteSkillsText),
     wiki: () => createWikiStore(sqlDb, sqliteWikiText),
     saved: () => createSavedThreadStore(createSqliteSyncSql(db)),
     workingMemory: () => createWorkingMemoryStore(sqlDb, { writable: !db.readonly }),
