@@ -10,12 +10,14 @@ import type { TranscriptArchive } from '../ports/archive.js';
 import type { LocateEnv, SourceAdapter, TranscriptFile } from '../ports/source.js';
 import type { Stores } from '../ports/stores.js';
 import type { StoreStats, TranscriptStore } from '../ports/transcript-store.js';
+import { createMeaningService, type MeaningService } from '../services/meaning.js';
 import { createTranscriptService, type TranscriptService } from '../services/transcripts.js';
 import { ADAPTERS } from '../sources/registry.js';
 import { createFileArchive } from '../storage/archive/file-archive.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import { postgresBackend, remoteBackend } from './backends.js';
 import type { TapedeckConfig } from './config.js';
+import { createLocalEmbedder } from './embedder.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 import { secureHome } from './owner-only.js';
 import { redactingStores } from './redacting-stores.js';
@@ -24,6 +26,8 @@ import { spawnParseWorker } from './spawn-parse-worker.js';
 export interface Engine extends KnowledgeServices {
   config: TapedeckConfig;
   transcripts: TranscriptService;
+  /** Closeness in meaning: `tapedeck embed`, and the question's vector for search. */
+  meaning: MeaningService;
   store: TranscriptStore;
   /** Every store of the backend (SQLite file or PostgreSQL server). */
   stores: Stores;
@@ -77,6 +81,7 @@ export function createEngine(
     adapters: ADAPTERS,
     locateEnv,
     transcripts,
+    meaning: createMeaningService(stores.vectors, createLocalEmbedder()),
     archive,
     locate(agents) {
       const out: Record<string, TranscriptFile[]> = {};

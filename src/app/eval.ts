@@ -9,6 +9,7 @@ export function createEngineEval(engine: Engine): EvalService {
     transcripts: engine.transcripts,
     store: engine.store,
     createBaseline: createSqliteBaselineIndex,
+    meaningOf: (q) => engine.meaning.of(q),
   });
 }
 

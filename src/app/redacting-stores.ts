@@ -31,6 +31,7 @@ const PORTS: Record<PortName, true> = {
   contextBundle: true,
   keys: true,
   catalog: true,
+  vectors: true,
 };
 
 /** Own and inherited property names of a port (factories build plain objects; classes work too). */

@@ -99,6 +99,18 @@ export function scopeEngine(engine: Engine, access: Access): Engine {
     workingMemory: scopeWorkingMemory(engine.workingMemory, gate, fallback),
     contextBundle: scopeContextBundle(engine.contextBundle, gate, fallback),
     fs: scopeFs(engine.fs, gate, fallback),
+    // A question's meaning reads only the vectors of the candidates the key's search found.
+    meaning: {
+      of: (query) => engine.meaning.of(query),
+      status() {
+        gate.require('admin', 'the embedding status');
+        return engine.meaning.status();
+      },
+      async embed(options) {
+        gate.require('admin', 'embedding');
+        return engine.meaning.embed(options);
+      },
+    },
   };
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(engine))

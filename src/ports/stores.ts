@@ -9,6 +9,7 @@ import type { MemoryStore } from './memory-store.js';
 import type { RuleStore } from './rule-store.js';
 import type { SavedThreadStore } from './saved-thread-store.js';
 import type { SkillsStore } from './skills-store.js';
+import type { StepVectorStore } from './step-vectors.js';
 import type { TranscriptStore } from './transcript-store.js';
 import type { WikiStore } from './wiki-store.js';
 import type { WorkingMemoryStore } from './working-memory-store.js';
@@ -50,6 +51,8 @@ export interface Stores {
   readonly contextBundle: ContextBundleStore;
   readonly keys: KeyStore;
   readonly catalog: KnowledgeCatalog;
+  /** Meaning vectors of steps (`tapedeck embed`). */
+  readonly vectors: StepVectorStore;
   /**
    * Mask every stored text again with today's redaction rules; counts only, unless `apply`.
    * UNSUPPORTED where a backend cannot do it yet.

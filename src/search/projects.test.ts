@@ -27,7 +27,10 @@ test('a project is named by its folder, as words, whatever the case and separato
   assert.deepEqual(named('Where did Lena move to?', ['Lena']), ['/home/dev/chats/kofi-and-lena']);
   assert.deepEqual(named('Where did Lena move to?'), []);
   // A home or top folder is named after a user or the system, not a piece of work.
-  assert.deepEqual(namedProjects('why is the dev server slow', [], ['/home/dev', '/tmp', 'C:\\Users\\dev']), []);
+  assert.deepEqual(
+    namedProjects('why is the dev server slow', [], ['/home/dev', '/tmp', 'C:\\Users\\dev']),
+    [],
+  );
 });
 
 test('the project a folder is in is the longest one at or above it, on whole folder names', () => {

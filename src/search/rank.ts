@@ -44,6 +44,8 @@ export interface ScoreParts {
    * (`lexical` is the score before).
    */
   identifier: number;
+  /** Closeness in meaning to the question (QuestionCues.meaning), on the scale of the best score. */
+  meaning: number;
 }
 
 export interface RankedStep extends Candidate {
@@ -74,6 +76,11 @@ export interface QuestionCues {
   home?: string | null;
   /** Projects the question names or is asked from: their sessions get a prior. Absent: none. */
   projects?: readonly string[];
+  /**
+   * How close in meaning each candidate is to the question (cosine of their vectors, by rowid;
+   * `tapedeck embed`): a step gains `meaning` × that × the best step's score. Absent: none.
+   */
+  meaning?: ReadonlyMap<number, number>;
 }
 
 const REASON_WORDS =
@@ -162,6 +169,22 @@ export function subjectRoles(candidates: readonly Candidate[], names: readonly s
   }
   for (const [key, v] of votes) if (v !== 0) roles.set(key, v > 0 ? 'assistant' : 'user');
   return roles;
+}
+
+/**
+ * The meaning prior: each step gains W.meaning × its cosine with the question (never below 0) ×
+ * the best step's score, so it weighs the same whatever the scores' scale, and a step the words
+ * found nothing in can still come up when it says the same thing in other words.
+ */
+function addMeaning(steps: RankedStep[], cosines: ReadonlyMap<number, number>): void {
+  let top = 0;
+  for (const s of steps) top = Math.max(top, s.score);
+  for (const s of steps) {
+    const c = cosines.get(s.rowid);
+    if (c === undefined || c <= 0) continue;
+    s.parts.meaning = W.meaning * c * top;
+    s.score += s.parts.meaning;
+  }
 }
 
 /**
@@ -398,6 +421,7 @@ export function rankCandidates(
       recency: recencyPrior(c.timestamp, now),
       copy: 0,
       identifier: s.identLoss > 0 ? -s.identLoss / maxStep : 0,
+      meaning: 0,
     };
     const score =
       parts.identifier +
@@ -412,6 +436,7 @@ export function rankCandidates(
     // Object.assign, not a spread: V8 copies a 17-field object with `{ ...c, x }` ~15x slower.
     return Object.assign({}, c, { score, parts });
   });
+  if (cues.meaning?.size) addMeaning(steps, cues.meaning);
   if (cues.why) promoteReasons(steps);
   steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
   // The same text in several places (a fork replaying its parent, a resumed session, a line

@@ -5,6 +5,7 @@ import { addresses, roleCue } from '../core/question-role.js';
 import { makeSnippet } from '../core/snippet.js';
 import { squash } from '../core/text.js';
 import type { AgentId, Role, StepKind } from '../core/types.js';
+import { cosine } from '../core/vectors.js';
 import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
 import { expandedCandidates, relatedTermsOf } from './expansion.js';
 import { namedProjects, projectAt } from './projects.js';
@@ -31,6 +32,17 @@ export interface SearchOptions extends SearchFilters {
    * true); false searches the words as typed.
    */
   expand?: boolean;
+  /**
+   * The question's meaning vector and the stored vectors of steps (`tapedeck embed`): candidates
+   * close in meaning gain a prior (rank.ts `addMeaning`). Absent: words alone.
+   */
+  meaning?: QuestionMeaning;
+}
+
+export interface QuestionMeaning {
+  query: Float32Array;
+  /** Stored vectors of these steps (steps without one are absent). */
+  vectors(rowids: readonly number[]): ReadonlyMap<number, Int8Array>;
 }
 
 /** A hit's score components (they add up to its score). */
@@ -80,6 +92,8 @@ export interface QueryReading {
   names: string[];
   /** Projects the question names or is asked from, whose sessions get a prior. */
   projects: string[];
+  /** Whether closeness in meaning counted (the store has vectors and the model ran). */
+  meaning: boolean;
 }
 
 export interface SearchResult {
@@ -160,6 +174,7 @@ export function searchTranscripts(
     explain = false,
     expand = true,
     cwd,
+    meaning,
     ...filters
   } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
@@ -220,6 +235,12 @@ export function searchTranscripts(
   }
   const why = WHY.test(query);
   const prose = isQuestion(query);
+  let cosines: Map<number, number> | undefined;
+  if (meaning) {
+    const stored = meaning.vectors(candidates.map((c) => c.rowid));
+    cosines = new Map();
+    for (const [rowid, v] of stored) cosines.set(rowid, cosine(meaning.query, v));
+  }
   const { steps } = rankCandidates(
     candidates,
     parsed,
@@ -232,6 +253,7 @@ export function searchTranscripts(
       sightings,
       home: home ?? filters.project ?? null,
       projects,
+      meaning: cosines,
     },
     now,
   );
@@ -296,6 +318,7 @@ export function searchTranscripts(
       role: role.role ?? null,
       names: role.names,
       projects,
+      meaning: !!cosines?.size,
     };
   result.took_ms = Math.round((performance.now() - started) * 100) / 100;
   return result;

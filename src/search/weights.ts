@@ -96,6 +96,11 @@ export const WEIGHTS = {
    * score for each copy above it (forks, resumed sessions, a line said twice).
    */
   copyDecay: 0.8,
+  /**
+   * Closeness in meaning (`tapedeck embed`'s vectors): a step gains this × its cosine with the
+   * question × the best step's score (rank.ts `addMeaning`).
+   */
+  meaning: 0.5,
   /** Hits from one session in a flat list before other sessions get a turn. */
   perThread: 5,
 } as const;

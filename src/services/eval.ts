@@ -19,6 +19,7 @@ import {
 } from '../core/scorecard.js';
 import type { BaselineDoc, BaselineIndex, BaselineMode } from '../ports/baseline-index.js';
 import type { TranscriptStore } from '../ports/transcript-store.js';
+import type { QuestionMeaning } from '../search/search.js';
 import type { TranscriptService } from './transcripts.js';
 
 /** The systems a scorecard can hold, in report order. */
@@ -34,6 +35,8 @@ export interface EvalOptions {
   details?: boolean;
   /** false: Tapedeck searches without query expansion (to measure what the expansion adds). */
   expand?: boolean;
+  /** false: words alone, even where steps have meaning vectors (to measure what meaning adds). */
+  meaning?: boolean;
 }
 
 export interface QuestionDetail {
@@ -69,6 +72,8 @@ export interface EvalDeps {
   store: TranscriptStore;
   /** A fresh, empty baseline index (only called with `compare`). */
   createBaseline: () => BaselineIndex;
+  /** The question's meaning, as the CLI's search asks for it (MeaningService.of). Absent: words alone. */
+  meaningOf?: (question: string) => Promise<QuestionMeaning | null>;
 }
 
 export interface EvalService {
@@ -119,9 +124,9 @@ function knownEvidence(e: EvidenceRef, threadIds: ReadonlySet<string>, sources: 
 }
 
 /** The eval use case over one store and the service the CLI searches with. */
-export function createEvalService({ transcripts, store, createBaseline }: EvalDeps): EvalService {
+export function createEvalService({ transcripts, store, createBaseline, meaningOf }: EvalDeps): EvalService {
   return {
-    async run(all, { compare = false, kinds, details = false, expand = true } = {}) {
+    async run(all, { compare = false, kinds, details = false, expand = true, meaning = true } = {}) {
       const wanted = kinds?.length ? new Set(kinds) : null;
       const questions = wanted ? all.filter((q) => wanted.has(q.kind)) : all;
       if (questions.length === 0)
@@ -143,16 +148,26 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
       try {
         if (baseline) await fillBaseline(store, threads, baseline);
         // One untimed query first: statements, caches and JIT warm up once per process, not in p99.
+        // The meaning model loads on its first question here too.
         await Promise.resolve()
-          .then(() => transcripts.search(questions[0].question, { limit: JUDGED }))
+          .then(async () => {
+            const vector = meaning && meaningOf ? await meaningOf(questions[0].question) : null;
+            return transcripts.search(questions[0].question, {
+              limit: JUDGED,
+              ...(vector ? { meaning: vector } : {}),
+            });
+          })
           .catch(() => {});
         baseline?.search(baselineWords(questions[0].question), 'or', JUDGED);
         for (const q of questions) {
           const started = performance.now();
           let hits: JudgedHit[] = [];
           try {
+            // The question's vector is part of the search a user waits for: timed with it.
+            const vector = meaning && meaningOf ? await meaningOf(q.question) : null;
             const result = await transcripts.search(q.question, {
               limit: JUDGED,
+              ...(vector ? { meaning: vector } : {}),
               ...(q.project ? { project: q.project } : {}),
               ...(q.now !== undefined ? { now: q.now } : {}),
               ...(expand ? {} : { expand: false }),

@@ -17,7 +17,7 @@ import type {
   ThreadRecord,
   TranscriptStore,
 } from '../ports/transcript-store.js';
-import { type SearchResult, searchTranscripts } from '../search/search.js';
+import { type QuestionMeaning, type SearchResult, searchTranscripts } from '../search/search.js';
 import { type ReanchorInput, reanchorThread } from './reanchor.js';
 import { buildTimeline, type Timeline } from './timeline.js';
 
@@ -105,6 +105,8 @@ export interface SearchInput extends FilterInput {
    * project's sessions get a prior, never a filter. Absent: none.
    */
   cwd?: string;
+  /** The question's meaning (MeaningService.of): candidates close to it gain a prior. */
+  meaning?: QuestionMeaning | null;
 }
 
 export interface TranscriptService {
@@ -145,7 +147,7 @@ export function createTranscriptService(
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
       if (!Number.isFinite(limit) || limit < 1) throw invalidInput('limit must be a positive number');
-      const { by, explain, now: asked, expand, cwd, ...filterInput } = input;
+      const { by, explain, now: asked, expand, cwd, meaning, ...filterInput } = input;
       if (by !== undefined && by !== 'step' && by !== 'thread')
         throw invalidInput(`by must be "step" or "thread", not "${String(by)}"`);
       const now = asked === undefined ? Date.now() : askedAt(asked);
@@ -159,6 +161,7 @@ export function createTranscriptService(
           now,
           expand: expand !== false,
           ...(cwd ? { cwd } : {}),
+          ...(meaning ? { meaning } : {}),
         }),
       );
     },

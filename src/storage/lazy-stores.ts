@@ -37,6 +37,7 @@ export function lazyStores(f: StoreFactories): Stores {
     'contextBundle',
     'keys',
     'catalog',
+    'vectors',
   ] as const) {
     let v: unknown;
     Object.defineProperty(out, k, { get: () => (v ??= f[k]()), enumerable: true });

@@ -254,6 +254,7 @@ for (const b of BACKENDS) {
         'recency',
         'copy',
         'identifier',
+        'meaning',
       ]);
       const sum = Object.values(parts as Record<string, number>).reduce((x, y) => x + y, 0);
       assert.ok(Math.abs(sum - hit.score) < 0.01, `components add up to the score: ${sum} vs ${hit.score}`);

@@ -178,6 +178,12 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     rules: local('Calling the rule service directly'),
     keys: local('Calling the key service directly'),
     portability: local('Export and import'),
+    // The server weighs meaning itself when it searches (its HTTP route asks its own model).
+    meaning: {
+      of: async () => null,
+      status: () => (local('Embedding') as { status(): never }).status(),
+      embed: async () => (local('Embedding') as { embed(): never }).embed(),
+    },
     close: () => http.close(),
   };
   for (const name of REMOTE_SERVICES) engine[name] = service(name);

@@ -9,6 +9,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   quickstart: 'tapedeck quickstart --query "why did we drop the redis cache?"',
   index: 'tapedeck index --agent claude-code --json',
   search: 'tapedeck search "why did we drop redis" --since 2w --agent claude-code --limit 5',
+  embed: 'tapedeck embed --limit 5000   # the newest first; run again to go on',
   show: 'tapedeck show claude-code:0a0a0a0a-1111-4222-8333-444444444444 --step 12 --window 2',
   threads: 'tapedeck threads --agent codex --since 7d --json | jq -r ".threads[].id"',
   forget: 'tapedeck forget claude-code:4f1c2d3e-8a9b-4c5d-9e0f-1a2b3c4d5e6f --yes',

@@ -97,10 +97,11 @@ export function buildProgram({ json = false, only }: ProgramOptions = {}): Comma
     )
     .option(
       '--explain',
-      "show each hit's score components (lexical, identifier, neighbours, session, role, project, reason, date, recency, copy)",
+      "show each hit's score components (lexical, identifier, neighbours, session, role, project, reason, date, recency, copy, meaning)",
     )
     .option('--now <date>', 'the date the question is asked on ("last week", "yesterday"; default: now)')
     .option('--no-index', 'do not refresh the index before searching')
+    .option('--no-meaning', 'rank by words alone, even where `tapedeck embed` gave steps a meaning vector')
     .addOption(jsonOpt())
     // `-redis` excludes a word: let it (and any unknown short option) into the query unquoted.
     .allowUnknownOption()
@@ -110,6 +111,16 @@ export function buildProgram({ json = false, only }: ProgramOptions = {}): Comma
         await search.runSearch(search.queryOf(words, process.argv.includes('--')), flags);
       }),
     );
+
+  program
+    .command('embed')
+    .description(
+      'give past prompts and replies a meaning vector with a local model (no network), so search also finds answers worded differently; resumable',
+    )
+    .option('--limit <n>', 'embed at most this many steps (default: every one without a vector)')
+    .option('--status', 'only say how many steps have a vector')
+    .addOption(jsonOpt())
+    .action(action(async (flags) => (await import('./commands/embed.js')).runEmbed(flags)));
 
   program
     .command('show')
@@ -196,6 +207,10 @@ export function buildProgram({ json = false, only }: ProgramOptions = {}): Comma
     .option('--details', 'with --json: the rank of each question per system')
     .option('--no-index', 'do not refresh the index before scoring')
     .option('--no-expand', "search without the question's related words (measures the query expansion)")
+    .option(
+      '--no-meaning',
+      'rank by words alone where steps have meaning vectors (measures `tapedeck embed`)',
+    )
     .addOption(jsonOpt())
     .action(action(async (flags, file: string) => (await import('./commands/eval.js')).runEval(file, flags)));
 

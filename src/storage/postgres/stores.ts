@@ -9,6 +9,7 @@ import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
 import { createSavedThreadStore } from '../saved-thread-store.js';
 import { createSkillsStore } from '../skills-store.js';
+import { createStepVectorStore } from '../step-vector-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createPgMemoryStore } from './memory-store.js';
@@ -38,6 +39,7 @@ export function openPostgresStores(url: string, options: PgSyncOptions = {}): St
     contextBundle: () => createContextBundleStore(pool),
     keys: () => createKeyStore(pool),
     catalog: () => createKnowledgeCatalog(createPgSyncSql(db.pg)),
+    vectors: () => createStepVectorStore(createPgSyncSql(db.pg)),
     transaction: (fn, mode) => db.pg.transaction(fn, mode),
     // Until every store is on the pool, the spanning transaction is the synchronous client's, and
     // the pool's stores join it (storage/sql.ts `within`): one connection, one commit.

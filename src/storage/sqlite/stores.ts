@@ -7,6 +7,7 @@ import { lazyStores } from '../lazy-stores.js';
 import { createRuleStore } from '../rule-store.js';
 import { createSavedThreadStore } from '../saved-thread-store.js';
 import { createSkillsStore } from '../skills-store.js';
+import { createStepVectorStore } from '../step-vector-store.js';
 import { createWikiStore } from '../wiki-store.js';
 import { createWorkingMemoryStore } from '../working-memory-store.js';
 import { createSqliteMemoryStore } from './memory-store.js';
@@ -37,6 +38,7 @@ export function openSqliteStores(path: string, options: OpenOptions = {}): Store
     contextBundle: () => createContextBundleStore(sqlDb),
     keys: () => createKeyStore(sqlDb),
     catalog: () => createKnowledgeCatalog(createSqliteSyncSql(db)),
+    vectors: () => createStepVectorStore(createSqliteSyncSql(db)),
     transaction: (fn, mode) =>
       guard(() => (mode === 'write' ? db.transaction(fn).immediate() : db.transaction(fn).deferred())),
     // The sync stores' own transactions inside it nest as savepoints (better-sqlite3 sees one open).

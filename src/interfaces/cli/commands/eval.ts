@@ -15,6 +15,8 @@ export interface EvalFlags extends GlobalFlags {
   index?: boolean;
   /** `--no-expand`: Tapedeck without query expansion. */
   expand?: boolean;
+  /** `--no-meaning`: Tapedeck by words alone, even where steps have meaning vectors. */
+  meaning?: boolean;
 }
 
 const LABEL: Record<System, string> = { tapedeck: 'tapedeck', bm25_or: 'bm25-or', and: 'and' };
@@ -75,6 +77,7 @@ export async function runEval(file: string, flags: EvalFlags): Promise<void> {
       kinds,
       details: !!flags.details,
       expand: flags.expand !== false,
+      meaning: flags.meaning !== false,
     });
     if (flags.json) printJson(report);
     else print(formatEval(report));

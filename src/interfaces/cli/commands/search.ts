@@ -26,6 +26,8 @@ export interface SearchFlags extends GlobalFlags, Omit<FilterInput, 'agent' | 'r
   now?: string;
   /** Skip the incremental index pass before searching. */
   index?: boolean;
+  /** false (`--no-meaning`): words alone. */
+  meaning?: boolean;
 }
 
 /**
@@ -61,6 +63,8 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       now: flags.now,
       // Asked from inside a project: its sessions get a prior (not a filter).
       cwd: process.cwd(),
+      // Closeness in meaning, where `tapedeck embed` gave steps vectors (none: words alone, no model loaded).
+      meaning: flags.meaning === false ? null : await engine.meaning.of(query),
     });
     if (flags.json) printJson(result);
     else if (missingStorePath(engine)) print(NOTHING_INDEXED);

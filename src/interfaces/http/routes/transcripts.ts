@@ -56,9 +56,9 @@ export function registerTranscriptRoutes(ctx: RoutesContext): void {
     query: SearchQuery,
     returns:
       '{query, took_ms, hits: [{thread, agent, project, title, step, role, kind, timestamp, snippet, score, source: {path, line}}]}',
-    handler({ engine, query: { q, ...f } }) {
+    async handler({ engine, query: { q, ...f } }) {
       ctx.fresh();
-      return engine.transcripts.search(q, f);
+      return engine.transcripts.search(q, { ...f, meaning: await engine.meaning.of(q) });
     },
   });
 

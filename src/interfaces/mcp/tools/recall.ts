@@ -30,7 +30,7 @@ export function registerRecallTool(server: ToolRegistrar, engine: Engine, guard:
       outputSchema: { hits: z.array(hit) },
       annotations: LEAN_READ,
     },
-    guard(({ query, in: where = 'all', project, since, limit = 8 }) => {
+    guard(async ({ query, in: where = 'all', project, since, limit = 8 }) => {
       const dir = projectPath(project);
       if (!query?.trim()) {
         const threads = engine.transcripts.threads({ project: dir, since, limit });
@@ -41,7 +41,13 @@ export function registerRecallTool(server: ToolRegistrar, engine: Engine, guard:
       const hits: z.infer<typeof hit>[] = [];
       if (where !== 'memories') {
         // The agent's working folder: its project's sessions get a prior (not a filter).
-        const r = engine.transcripts.search(query, { project: dir, since, limit, cwd: process.cwd() });
+        const r = engine.transcripts.search(query, {
+          project: dir,
+          since,
+          limit,
+          cwd: process.cwd(),
+          meaning: await engine.meaning.of(query),
+        });
         if (r.hits.length) lines.push(...renderStepHits(r.hits));
         for (const h of r.hits)
           hits.push({ link: threadLink(h.thread, h.step), path: h.source.path, line: h.source.line });

@@ -9,6 +9,7 @@ import { sql as m007 } from './007-working-memory.js';
 import { sql as m008 } from './008-api-keys.js';
 import { sql as m009 } from './009-neighbours.js';
 import { sql as m010 } from './010-source-gone.js';
+import { sql as m019 } from './019-step-vectors.js';
 
 /** Numbered migrations, applied in order; the tapedeck_schema table records the last one applied. */
 const OWN: readonly Migration[] = [
@@ -24,6 +25,7 @@ const OWN: readonly Migration[] = [
   { version: 10, name: 'source-gone', sql: m010 },
   // Why a rule exists or where it came from (docs/ARCHITECTURE.md, the worked example).
   { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
+  { version: 19, name: 'step-vectors', sql: m019 },
 ];
 
 /** This backend's migrations and the shared ones (storage/shared-migrations.ts), in version order. */

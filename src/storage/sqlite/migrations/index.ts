@@ -11,6 +11,7 @@ import { sql as m009 } from './009-neighbours.js';
 import { sql as m010 } from './010-source-gone.js';
 import { sql as m011 } from './011-fts-hashsize.js';
 import { sql as m013 } from './013-neighbour-weight.js';
+import { sql as m019 } from './019-step-vectors.js';
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
 const OWN: readonly Migration[] = [
@@ -28,6 +29,7 @@ const OWN: readonly Migration[] = [
   // Why a rule exists or where it came from (docs/ARCHITECTURE.md, the worked example).
   { version: 12, name: 'rule-note', sql: 'ALTER TABLE rules ADD COLUMN note TEXT;' },
   { version: 13, name: 'neighbour-weight', sql: m013 },
+  { version: 19, name: 'step-vectors', sql: m019 },
 ];
 
 /** This backend's migrations and the shared ones (storage/shared-migrations.ts), in version order. */
