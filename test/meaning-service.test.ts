@@ -1,0 +1,58 @@
+/**
+ * The meaning service where the model misbehaves (the real model is in test/meaning.test.ts): a
+ * store without vectors never loads the model; a model that cannot run makes `embed` fail with a
+ * clear error and nothing stored, and makes search fall back to words alone with one warning.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TapedeckError } from '../src/core/errors.js';
+import type { Embedder } from '../src/ports/embedder.js';
+import { createMeaningService } from '../src/services/meaning.js';
+import { indexedHome } from './support/backends.js';
+
+const TURNS = ['how do we rotate the signing keys?', 'Rotate them with the vault CLI, weekly.'];
+
+function counting(fail = false): Embedder & { calls: number } {
+  const e = {
+    model: 'test-3',
+    calls: 0,
+    async embed(texts: readonly string[]) {
+      e.calls++;
+      if (fail) throw new Error('wasm backend failed to start');
+      return texts.map((t) => Float32Array.from([t.length, 1, 0]));
+    },
+  };
+  return e;
+}
+
+test('with no vectors stored the model is never loaded and search is words alone', async (t) => {
+  const { engine } = indexedHome(t, 'sqlite', '00000000-0000-4000-8000-0000000000c1', TURNS);
+  const embedder = counting();
+  const meaning = createMeaningService(engine.stores.vectors, embedder);
+  assert.equal(await meaning.of('signing keys'), null);
+  assert.equal(embedder.calls, 0);
+  assert.deepEqual(meaning.status(), { model: 'test-3', embedded: 0, total: 2 });
+});
+
+test('a model that cannot run: embed says so and stores nothing; search falls back with one warning', async (t) => {
+  const { engine } = indexedHome(t, 'sqlite', '00000000-0000-4000-8000-0000000000c2', TURNS);
+  const broken = createMeaningService(engine.stores.vectors, counting(true));
+  await assert.rejects(
+    broken.embed(),
+    (e: unknown) => e instanceof TapedeckError && e.code === 'UNSUPPORTED' && /wasm backend/.test(e.message),
+  );
+  assert.equal(broken.status().embedded, 0);
+
+  // Vectors from a working run, then the model breaks: one warning, then words alone.
+  await createMeaningService(engine.stores.vectors, counting()).embed();
+  const warnings: string[] = [];
+  const failing = counting(true);
+  const later = createMeaningService(engine.stores.vectors, failing, (m) => warnings.push(m));
+  assert.equal(await later.of('signing keys'), null);
+  assert.equal(await later.of('vault'), null);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!, /words alone/);
+  assert.equal(failing.calls, 1, 'a broken model is not retried on every search');
+  const r = engine.transcripts.search('rotate keys', { meaning: await later.of('x') });
+  assert.ok(r.hits.length > 0);
+});

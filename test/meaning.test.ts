@@ -1,0 +1,79 @@
+/**
+ * Closeness in meaning, end to end with the real local model, on every backend: `tapedeck embed`
+ * (status, a resumable --limit, JSON), search lifting the step that says the same thing in other
+ * words above a step that only shares a word, `--no-meaning` giving back the words-alone ranking,
+ * and vectors going with what they were made from (a rewritten line, a forgotten thread).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { BACKENDS, backendHome } from './support/backends.js';
+import { tapedeck } from './support/cli.js';
+import { claudeLine, claudePath } from './support/home.js';
+
+const SESSION = '00000000-0000-4000-8000-00000000beef';
+const TURNS = [
+  'The weekend deploy of the billing service moved to Sunday night, after the database migration.',
+  'Noted, I moved the weekend deploy of the billing service in the runbook.',
+  'Big news: at the weekend we adopted a retired racing greyhound from the shelter!',
+  'Congratulations! Greyhounds sleep twenty hours a day, she will love your sofa.',
+];
+/** Shares only "weekend" with every turn: the words alone cannot tell the answer (step 2). */
+const QUESTION = 'what pet joined the family at the weekend?';
+
+const transcript = (turns: string[]) =>
+  `${turns.map((t, i) => claudeLine(SESSION, i % 2 ? 'assistant' : 'user', t)).join('\n')}\n`;
+
+for (const backend of BACKENDS)
+  describe(`meaning (${backend.name})`, { skip: backend.skip }, () => {
+    const h = backendHome(backend.name);
+    after(() => h.cleanup());
+    const run = (...args: string[]) => {
+      const r = tapedeck(args, h.env);
+      assert.equal(r.status, 0, r.stderr);
+      return r;
+    };
+    const search = (...flags: string[]) =>
+      run('search', '--json', '--explain', '--no-index', ...flags, QUESTION).json();
+    const status = () => run('embed', '--status', '--json').json();
+
+    it('ranks by words alone until steps have vectors, and embeds them resumably', () => {
+      h.write(claudePath(SESSION), transcript(TURNS));
+      run('index');
+      const before = search();
+      assert.equal(before.reading.meaning, false);
+      assert.ok(before.hits.every((x: { explain: { meaning: number } }) => x.explain.meaning === 0));
+      assert.notEqual(before.hits[0].step, 2, 'the words alone put a deploy step first');
+      assert.deepEqual(status(), { model: 'use-lite-512', embedded: 0, total: 4 });
+
+      const first = run('embed', '--limit', '1', '--json').json();
+      assert.equal(first.added, 1);
+      assert.equal(first.embedded, 1);
+      const rest = run('embed', '--json').json();
+      assert.deepEqual([rest.added, rest.embedded, rest.total], [3, 4, 4]);
+      assert.equal(run('embed', '--json').json().added, 0, 'nothing left to embed');
+    });
+
+    it('lifts the step that says the same in other words, and --no-meaning gives the words alone back', () => {
+      const r = search();
+      assert.equal(r.reading.meaning, true);
+      assert.equal(r.hits[0].step, 2, JSON.stringify(r.hits.map((x: { step: number }) => x.step)));
+      const answer = r.hits[0].explain.meaning;
+      const deploy = r.hits.find((x: { step: number }) => x.step === 0).explain.meaning;
+      assert.ok(answer > deploy, `the adoption is closer in meaning (${answer}) than the deploy (${deploy})`);
+      const sum = Object.values(r.hits[0].explain as Record<string, number>).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - r.hits[0].score) < 0.01, 'the components still add up to the score');
+      const words = search('--no-meaning');
+      assert.equal(words.reading.meaning, false);
+      assert.notEqual(words.hits[0].step, 2);
+    });
+
+    it('drops a vector when its text changes and when its thread is forgotten', () => {
+      const changed = [...TURNS];
+      changed[2] = 'Big news: at the weekend we repainted the kitchen a pale green.';
+      h.write(claudePath(SESSION), transcript(changed));
+      run('index');
+      assert.equal(status().embedded, 3, 'the rewritten step lost its vector');
+      run('forget', `claude-code:${SESSION}`, '--yes');
+      assert.deepEqual(status(), { model: 'use-lite-512', embedded: 0, total: 0 });
+    });
+  });
