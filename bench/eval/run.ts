@@ -8,9 +8,11 @@
  * formats: transcripts and questions written by hand, blind to the generator and the expansion
  * table), each in its own home and store, printed after the generated sets.
  *
- *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json [--details]] [--write-sets] [--keep] [--no-expand]
+ *   npm run eval [-- --seed S] [--db postgres://…] [--background N] [--markdown|--json [--details]] [--write-sets] [--keep] [--no-expand] [--embed]
  *
- * `--no-expand` scores Tapedeck without query expansion (what the related words add).
+ * `--no-expand` scores Tapedeck without query expansion (what the related words add). `--embed` runs
+ * `tapedeck embed` on every store first, so Tapedeck also weighs closeness in meaning (the generated
+ * corpus takes ~10 minutes to embed; the hand-written sets ~20 s).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -106,6 +108,7 @@ async function main(): Promise<void> {
       'write-sets': { type: 'boolean' },
       keep: { type: 'boolean' },
       'no-expand': { type: 'boolean' },
+      embed: { type: 'boolean' },
     },
   });
   const noExpand = values['no-expand'] ? ['--no-expand'] : [];
@@ -145,6 +148,8 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     cli(['index', '--json'], env);
     const indexed = (performance.now() - t0) / 1000;
+    // Meaning vectors for every step worth one (slow: ~25-40 steps a second).
+    if (values.embed) cli(['embed', '--json'], env);
     // One run over every set: the baselines' index is built once, and each set is its own kind.
     const all = join(tmp, 'all.jsonl');
     writeFileSync(all, KINDS.map((k) => readFileSync(summary.sets[k], 'utf8')).join(''));
@@ -163,8 +168,8 @@ async function main(): Promise<void> {
       ),
     ) as EvalReport;
     const heldFlags = [...noExpand, ...(values.details ? ['--details'] : [])];
-    const held = heldOut(tmp, values.db, heldFlags);
-    const held2 = heldOut(tmp, values.db, heldFlags, HANDWRITTEN2);
+    const held = heldOut(tmp, values.db, heldFlags, HANDWRITTEN, !!values.embed);
+    const held2 = heldOut(tmp, values.db, heldFlags, HANDWRITTEN2, !!values.embed);
     const secs = (performance.now() - started) / 1000;
     process.stderr.write(
       `eval: seed ${seed}, ${report.questions} questions over ${report.steps} steps on ${report.backend}, indexed in ${indexed.toFixed(1)} s, total ${secs.toFixed(1)} s${values.keep ? `, kept in ${tmp}${pg ? ` and ${pg.url}` : ''}` : ''}\n`,
@@ -187,7 +192,13 @@ async function main(): Promise<void> {
 }
 
 /** A hand-written held-out set, indexed from a copy of its home into its own store (a fresh schema on PostgreSQL). */
-function heldOut(tmp: string, db: string | undefined, flags: string[], dir = HANDWRITTEN): EvalReport {
+function heldOut(
+  tmp: string,
+  db: string | undefined,
+  flags: string[],
+  dir: string,
+  embed: boolean,
+): EvalReport {
   const name = basename(dir);
   const home = join(tmp, `${name}-home`);
   cpSync(join(dir, 'home'), home, { recursive: true });
@@ -200,6 +211,10 @@ function heldOut(tmp: string, db: string | undefined, flags: string[], dir = HAN
       ...(pg ? { TAPEDECK_DATABASE_URL: pg.url } : {}),
     };
     const file = join(dir, 'questions.jsonl');
+    if (embed) {
+      cli(['index', '--json'], env);
+      cli(['embed', '--json'], env);
+    }
     return JSON.parse(cli(['eval', file, '--compare', '--json', ...flags], env)) as EvalReport;
   } finally {
     pg?.drop();
