@@ -13,6 +13,8 @@ export interface UnembeddedStep {
 export interface StepVectorStore {
   /** The stored vectors of these steps for `model` (steps without one are absent). */
   vectors(rowids: readonly number[], model: string): Map<number, Int8Array>;
+  /** Whether any step has a vector for `model` (cheap: what every search asks first). */
+  any(model: string): boolean;
   /** How many steps worth a vector have one for `model`, and how many there are. */
   count(model: string): { embedded: number; total: number };
   /** Steps worth a vector (prompts, responses, summaries) without one for `model`, newest first. */

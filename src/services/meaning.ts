@@ -56,7 +56,7 @@ export function createMeaningService(
   let broken = false;
   const hasVectors = () => {
     if (known?.any || (known && Date.now() - known.at < NONE_TTL_MS)) return known.any;
-    known = { any: vectors.count(model).embedded > 0, at: Date.now() };
+    known = { any: vectors.any(model), at: Date.now() };
     return known.any;
   };
   return {

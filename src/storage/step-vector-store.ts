@@ -29,6 +29,7 @@ export function createStepVectorStore(db: SyncSql): StepVectorStore {
       }
       return out;
     },
+    any: (model) => db.one(sql`SELECT 1 AS x FROM step_vectors WHERE model = ${model} LIMIT 1`) !== undefined,
     count(model) {
       const r = db.one<{ embedded: number | string; total: number | string }>(sql`
         SELECT (SELECT count(*) FROM step_vectors WHERE model = ${model}) AS embedded,
