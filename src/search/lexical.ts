@@ -340,7 +340,17 @@ export function createLexicalScorer(
     }
     return { text: inText, previous, next, coverage: covered / totalWeight, matched, identifier };
   };
+  // A word found in no step weighs as the rarest word would: its answer says it otherwise.
+  const unfound = query.terms.reduce(
+    (a, t, i) => a + ((stats.df[i] ?? 0) > 0 ? 0 : idf(0, stats.total) * factor(t)),
+    0,
+  );
   return Object.assign(score, {
+    /**
+     * Share (0–1) of the question's weight in words found somewhere in the store, a word found
+     * nowhere counted at the weight of the rarest: what any step's coverage can reach at most.
+     */
+    found: weights.some((w) => w > 0) ? totalWeight / (totalWeight + unfound) : 0,
     /** Share (0–1) of the query's idf held by the terms marked (several steps' `matched`, OR-ed). */
     share: (matched: readonly boolean[]) =>
       matched.reduce((a, m, i) => a + (m ? weights[i]! : 0), 0) / totalWeight,

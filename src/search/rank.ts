@@ -44,7 +44,7 @@ export interface ScoreParts {
    * (`lexical` is the score before).
    */
   identifier: number;
-  /** Closeness in meaning to the question (QuestionCues.meaning), on the scale of the best score. */
+  /** Closeness in meaning to the question (QuestionCues.meaning): its share of the step's own score. */
   meaning: number;
 }
 
@@ -78,7 +78,7 @@ export interface QuestionCues {
   projects?: readonly string[];
   /**
    * How close in meaning each candidate is to the question (cosine of their vectors, by rowid;
-   * `tapedeck embed`): a step gains `meaning` × that × the best step's score. Absent: none.
+   * `tapedeck embed`): part of a step's own relevance (addMeaning). Absent: none.
    */
   meaning?: ReadonlyMap<number, number>;
 }
@@ -172,22 +172,6 @@ export function subjectRoles(candidates: readonly Candidate[], names: readonly s
 }
 
 /**
- * The meaning prior: each step gains W.meaning × its cosine with the question (never below 0) ×
- * the best step's score, so it weighs the same whatever the scores' scale, and a step the words
- * found nothing in can still come up when it says the same thing in other words.
- */
-function addMeaning(steps: RankedStep[], cosines: ReadonlyMap<number, number>): void {
-  let top = 0;
-  for (const s of steps) top = Math.max(top, s.score);
-  for (const s of steps) {
-    const c = cosines.get(s.rowid);
-    if (c === undefined || c <= 0) continue;
-    s.parts.meaning = W.meaning * c * top;
-    s.score += s.parts.meaning;
-  }
-}
-
-/**
  * A why-question's answer is the step that says why, in the session the topic points to: in each
  * session, its best step giving a reason about the topic (a `reason` part above 0), when it
  * scores at least `reasonReach` of the session's best step, is lifted just above that step. The
@@ -266,6 +250,48 @@ function partiesOf(
   return { people, present };
 }
 
+/**
+ * Closeness in meaning as part of a step's own relevance, on the words' scale: each candidate
+ * with a vector gains W.meaning × (its cosine − the candidates' mean cosine, never below 0) × the
+ * best words-only score × (1 − the best share of the question's weight any candidate's text
+ * holds, a word found nowhere in the store counted as missing). Measured against the mean, a step gains for being closer than the usual candidate, so
+ * steps without a vector (tool calls and output, reasoning) are not pushed down by the rest's
+ * small gains. Scaled by what the words leave unexplained: when some step holds all the
+ * question's words the words decide (the model tells near-identical topics apart worse than they
+ * do); when none holds them — an answer worded differently — meaning counts most. Added before
+ * the question-turn discount, so a prompt repeating the question still gives way to the reply
+ * after it, which carries the prompt's score as its answer (step 2 below).
+ */
+function addMeaning(
+  scored: { c: Candidate; raw: number; own: number; question: boolean; meaning: number; coverage: number }[],
+  cosines: ReadonlyMap<number, number>,
+  /** The share of the question's words found anywhere (lexical.ts `found`). */
+  found: number,
+): void {
+  let top = 0;
+  let sum = 0;
+  let n = 0;
+  let covered = 0;
+  for (const s of scored) {
+    top = Math.max(top, s.raw);
+    covered = Math.max(covered, s.coverage);
+    const c = cosines.get(s.c.rowid);
+    if (c !== undefined) {
+      sum += c;
+      n++;
+    }
+  }
+  const mean = n > 0 ? sum / n : 0;
+  for (const s of scored) {
+    const c = cosines.get(s.c.rowid);
+    if (c === undefined || c <= mean) continue;
+    const m = W.meaning * (c - mean) * top * (1 - covered * found);
+    s.raw += m;
+    s.meaning = s.question ? m * W.questionTurn : m;
+    s.own += s.meaning;
+  }
+}
+
 /** Rank candidates best first; also returns each session's relevance. */
 export function rankCandidates(
   candidates: Candidate[],
@@ -297,6 +323,10 @@ export function rankCandidates(
     base: number;
     matched: boolean[];
     identLoss: number;
+    /** The part of `own` that is closeness in meaning (QuestionCues.meaning). */
+    meaning: number;
+    /** Share of the question's weight the step's own text holds. */
+    coverage: number;
   };
   const scored: Scored[] = [];
   for (const c of candidates) {
@@ -328,8 +358,11 @@ export function rankCandidates(
       base: Math.max(own, carry) + near,
       matched: lex.matched,
       identLoss,
+      meaning: 0,
+      coverage: lex.coverage,
     });
   }
+  if (cues.meaning?.size) addMeaning(scored, cues.meaning, lexical.found);
 
   // 2. Neighbours among the candidates: the adjacent turns' own scores.
   const byThread = new Map<string, Scored[]>();
@@ -408,7 +441,7 @@ export function rankCandidates(
       ? (inSpan(c.timestamp, date) ? W.dateStep : 0) + (sessionOverlaps(c, date) ? W.dateSession : 0)
       : 0;
     const parts: ScoreParts = {
-      lexical: (s.own + s.identLoss) / maxStep,
+      lexical: (s.own - s.meaning + s.identLoss) / maxStep,
       neighbours: (s.base - s.own) / maxStep,
       session: W.session * (sessions.get(c.threadId) ?? 0),
       role: rolePart,
@@ -421,11 +454,12 @@ export function rankCandidates(
       recency: recencyPrior(c.timestamp, now),
       copy: 0,
       identifier: s.identLoss > 0 ? -s.identLoss / maxStep : 0,
-      meaning: 0,
+      meaning: s.meaning / maxStep,
     };
     const score =
       parts.identifier +
       parts.lexical +
+      parts.meaning +
       parts.neighbours +
       parts.session +
       parts.role +
@@ -436,7 +470,6 @@ export function rankCandidates(
     // Object.assign, not a spread: V8 copies a 17-field object with `{ ...c, x }` ~15x slower.
     return Object.assign({}, c, { score, parts });
   });
-  if (cues.meaning?.size) addMeaning(steps, cues.meaning);
   if (cues.why) promoteReasons(steps);
   steps.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
   // The same text in several places (a fork replaying its parent, a resumed session, a line

@@ -97,10 +97,11 @@ export const WEIGHTS = {
    */
   copyDecay: 0.8,
   /**
-   * Closeness in meaning (`tapedeck embed`'s vectors): a step gains this × its cosine with the
-   * question × the best step's score (rank.ts `addMeaning`).
+   * Closeness in meaning (`tapedeck embed`'s vectors): a step gains this × (its cosine with the
+   * question − the candidates' mean) × the best words-only score × (1 − the best coverage of the
+   * question's words), rank.ts `addMeaning`.
    */
-  meaning: 0.5,
+  meaning: 2,
   /** Hits from one session in a flat list before other sessions get a turn. */
   perThread: 5,
 } as const;
