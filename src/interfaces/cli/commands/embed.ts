@@ -1,6 +1,6 @@
 import type { EmbedProgress } from '../../../services/meaning.js';
 import { type GlobalFlags, intOption, openEngine } from '../context.js';
-import { print, printJson, warn } from '../output.js';
+import { NOTHING_INDEXED, print, printJson, warn } from '../output.js';
 
 export interface EmbedFlags extends GlobalFlags {
   limit?: string;
@@ -34,6 +34,7 @@ export async function runEmbed(flags: EmbedFlags): Promise<void> {
     }
     const summary = await engine.meaning.embed({ limit, onProgress: reporter(!!flags.json) });
     if (flags.json) return printJson(summary);
+    if (summary.total === 0) return print(NOTHING_INDEXED);
     print(
       `Embedded ${summary.added} steps in ${summary.seconds.toFixed(1)} s; ${summary.embedded} of ${summary.total} now have a meaning vector (${summary.model}).`,
     );
