@@ -51,6 +51,12 @@ for (const backend of BACKENDS)
       const rest = run('embed', '--json').json();
       assert.deepEqual([rest.added, rest.embedded, rest.total], [3, 4, 4]);
       assert.equal(run('embed', '--json').json().added, 0, 'nothing left to embed');
+      assert.deepEqual(run('stats', '--json').json().meaning, {
+        model: 'use-lite-512',
+        embedded: 4,
+        total: 4,
+      });
+      assert.match(run('stats').stdout, /meaning: 4 of 4 prompts, replies and summaries have a vector/);
     });
 
     it('lifts the step that says the same in other words, and --no-meaning gives the words alone back', () => {
