@@ -6,8 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BACKENDS, backendHome } from './support/backends.js';
-import { tapedeck } from './support/cli.js';
+import { BIN, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath } from './support/home.js';
 
 const SESSION = '00000000-0000-4000-8000-00000000beef';
@@ -71,6 +73,28 @@ for (const backend of BACKENDS)
       const words = search('--no-meaning');
       assert.equal(words.reading.meaning, false);
       assert.notEqual(words.hits[0].step, 2);
+    });
+
+    it('MCP recall over stdio weighs meaning too', async () => {
+      const client = new Client({ name: 'meaning-test', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'mcp'],
+          env: h.env,
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        const r = (await client.callTool({
+          name: 'recall',
+          arguments: { query: QUESTION, in: 'sessions', limit: 3 },
+        })) as { isError?: boolean; structuredContent: { hits: { link: string }[] } };
+        assert.ok(!r.isError);
+        assert.equal(r.structuredContent.hits[0]!.link, `tapedeck://thread/claude-code:${SESSION}#2`);
+      } finally {
+        await client.close();
+      }
     });
 
     it('drops a vector when its text changes and when its thread is forgotten', () => {
