@@ -89,7 +89,7 @@ for (const backend of BACKENDS)
         const r = (await client.callTool({
           name: 'recall',
           arguments: { query: QUESTION, in: 'sessions', limit: 3 },
-        })) as { isError?: boolean; structuredContent: { hits: { link: string }[] } };
+        })) as unknown as { isError?: boolean; structuredContent: { hits: { link: string }[] } };
         assert.ok(!r.isError);
         assert.equal(r.structuredContent.hits[0]!.link, `tapedeck://thread/claude-code:${SESSION}#2`);
       } finally {
