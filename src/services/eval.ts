@@ -127,6 +127,10 @@ function knownEvidence(e: EvidenceRef, threadIds: ReadonlySet<string>, sources: 
 export function createEvalService({ transcripts, store, createBaseline, meaningOf }: EvalDeps): EvalService {
   return {
     async run(all, { compare = false, kinds, details = false, expand = true, meaning = true } = {}) {
+      const meaningFor = async (question: string) => {
+        const vector = meaning && meaningOf ? await meaningOf(question) : null;
+        return vector ? { meaning: vector } : {};
+      };
       const wanted = kinds?.length ? new Set(kinds) : null;
       const questions = wanted ? all.filter((q) => wanted.has(q.kind)) : all;
       if (questions.length === 0)
@@ -150,13 +154,12 @@ export function createEvalService({ transcripts, store, createBaseline, meaningO
         // One untimed query first: statements, caches and JIT warm up once per process, not in p99.
         // The meaning model loads on its first question here too.
         await Promise.resolve()
-          .then(async () => {
-            const vector = meaning && meaningOf ? await meaningOf(questions[0].question) : null;
-            return transcripts.search(questions[0].question, {
+          .then(async () =>
+            transcripts.search(questions[0].question, {
               limit: JUDGED,
-              ...(vector ? { meaning: vector } : {}),
-            });
-          })
+              ...(await meaningFor(questions[0].question)),
+            }),
+          )
           .catch(() => {});
         baseline?.search(baselineWords(questions[0].question), 'or', JUDGED);
         for (const q of questions) {
@@ -164,10 +167,9 @@ export function createEvalService({ transcripts, store, createBaseline, meaningO
           let hits: JudgedHit[] = [];
           try {
             // The question's vector is part of the search a user waits for: timed with it.
-            const vector = meaning && meaningOf ? await meaningOf(q.question) : null;
             const result = await transcripts.search(q.question, {
               limit: JUDGED,
-              ...(vector ? { meaning: vector } : {}),
+              ...(await meaningFor(q.question)),
               ...(q.project ? { project: q.project } : {}),
               ...(q.now !== undefined ? { now: q.now } : {}),
               ...(expand ? {} : { expand: false }),

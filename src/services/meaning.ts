@@ -86,8 +86,8 @@ export function createMeaningService(
         embedded += written;
         known = { any: embedded > 0, at: Date.now() };
         onProgress?.({ embedded, total, rate: added / ((performance.now() - started) / 1000) });
-        // A step deleted meanwhile was skipped: the next read moves on without it.
-        if (written === 0 && todo.length > 0) total = vectors.count(model).total;
+        // Every step of the batch was deleted meanwhile: the next read moves on without them.
+        if (written === 0) total = vectors.count(model).total;
       }
       ({ embedded, total } = vectors.count(model));
       return { model, added, embedded, total, seconds: (performance.now() - started) / 1000 };

@@ -1,4 +1,5 @@
 import type { Engine } from '../../../app/engine.js';
+import { isTapedeckError } from '../../../core/errors.js';
 import { type GlobalFlags, missingStorePath, openEngine } from '../context.js';
 import { NOTHING_INDEXED, print, printJson, tildify } from '../output.js';
 import { formatArchive } from './doctor.js';
@@ -11,10 +12,11 @@ export async function runStats(flags: GlobalFlags): Promise<void> {
     const s = missing ? { ...engine.stats(), path: missing, dbBytes: 0 } : engine.stats();
     const archive = engine.archive ? { enabled: true, ...engine.archive.stats() } : { enabled: false };
     // Meaning vectors (`tapedeck embed`); null where the store is another machine's (client mode).
-    let meaning: ReturnType<Engine['meaning']['status']> | null = null;
+    let meaning: ReturnType<Engine['meaning']['status']> | null;
     try {
       meaning = engine.meaning.status();
-    } catch {
+    } catch (e) {
+      if (!(isTapedeckError(e) && e.code === 'UNSUPPORTED')) throw e;
       meaning = null;
     }
     if (flags.json) return printJson({ ...s, archive, meaning });
