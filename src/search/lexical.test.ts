@@ -60,3 +60,23 @@ test("a question's words inside a branch name, path or snake_case identifier cou
   const ident = createLexicalScorer(parseQuery('why is redis_cache.ts slow'), three, { identShare: 0.4 });
   assert.equal(ident('src/redis_cache.ts is slow', 26, '').identifier, 0);
 });
+
+test('a word counts whatever the stemmer makes of its last letter (key → kei, making → make)', () => {
+  const one = { total: 1000, avgChars: 80, df: [40] };
+  for (const [word, text] of [
+    ['keys', 'Rotate the signing key weekly.'],
+    ['key', 'Both API keys are in the vault.'],
+    ['days', 'It took two days to land.'],
+    ['city', 'We settled on the city of Porto.'],
+    ['making', 'Stop making the cache global.'],
+    ['coding', 'The coding agent wrote it.'],
+    ['hoping', 'Hoping the retry fixes it.'],
+  ] as const) {
+    const score = createLexicalScorer(parseQuery(word), one)(text, text.length, '');
+    assert.equal(score.coverage, 1, `${word} in "${text}"`);
+    assert.ok(score.text > 0, word);
+  }
+  // As a pair too: "signing keys" side by side scores above the words apart.
+  const pair = createLexicalScorer(parseQuery('signing keys'), { ...one, df: [40, 40] });
+  assert.ok(pair('the signing keys rotate', 23, '').text > pair('keys for signing rotate', 23, '').text);
+});

@@ -81,9 +81,20 @@ let lastRaw = 0;
  * whole words and snake_case parts, and with `orig` (see camelSource) camelCase parts too. An
  * occurrence inside an identifier, path or branch name counts `identShare` (1: as any other).
  */
+/**
+ * What every word with this stem starts with, to find candidates with `indexOf`: a longer stem's
+ * first 4 letters. Porter's stemmer changes at most a stem's last letter against the word, to an
+ * `i` (key → kei, days → dai) or an added `e` (making → make, sizing → size): a short stem ending
+ * so is searched without it.
+ */
+function probeOf(stem: string): string {
+  if (stem.length > 4) return stem.slice(0, 4);
+  return stem.length > 1 && (stem.endsWith('i') || stem.endsWith('e')) ? stem.slice(0, -1) : stem;
+}
+
 function countStem(lower: string, stem: string, prefix: boolean, orig?: string, identShare = 1): number {
   if (!stem) return 0;
-  const probe = stem.slice(0, Math.min(stem.length, 4));
+  const probe = prefix ? stem.slice(0, 4) : probeOf(stem);
   const matches = (word: string) => (prefix ? word.startsWith(stem) : word === stem || stemOf(word) === stem);
   let n = 0;
   let raw = 0;
@@ -127,7 +138,7 @@ function countToken(lower: string, needle: string): number {
 function countBigram(lower: string, a: string, b: string, identShare = 1): number {
   lastRaw = 0;
   if (!a || !b) return 0;
-  const probe = a.slice(0, Math.min(a.length, 4));
+  const probe = probeOf(a);
   let n = 0;
   let raw = 0;
   for (let i = lower.indexOf(probe); i !== -1; i = lower.indexOf(probe, i + 1)) {
