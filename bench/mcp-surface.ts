@@ -84,7 +84,7 @@ try {
     };
     const text = r.content[0].text;
     for (const l of text.split('\n')) if (l.startsWith('- tapedeck://')) line.push(estimateTokens(l));
-    const same = engine.transcripts.search(q.question, { limit: 8 });
+    const same = await engine.transcripts.search(q.question, { limit: 8 });
     hits += same.hits.length;
     leanTokens += estimateTokens(text);
     beforeTokens += same.hits.length ? estimateTokens(before(same.hits)) : 0;

@@ -99,7 +99,12 @@ function instrument(store: TranscriptStore, t: { candidates: number; texts: numb
   };
 }
 
-function run(name: string, engine: Engine, questions: QuestionRecord[], indexed?: () => void): BackendRun {
+async function run(
+  name: string,
+  engine: Engine,
+  questions: QuestionRecord[],
+  indexed?: () => void,
+): Promise<BackendRun> {
   const t0 = performance.now();
   const summary = engine.transcripts.index();
   const indexSeconds = (performance.now() - t0) / 1000;
@@ -116,7 +121,7 @@ function run(name: string, engine: Engine, questions: QuestionRecord[], indexed?
       split.candidates = 0;
       split.texts = 0;
       const s = performance.now();
-      const r = engine.transcripts.search(q.question, { limit: 10 });
+      const r = await engine.transcripts.search(q.question, { limit: 10 });
       const ms = performance.now() - s;
       if (pass === 0) {
         hits.push(r.hits.some((h) => h.source.path === q.file));
@@ -174,14 +179,14 @@ async function main() {
     if (!values['no-sqlite']) {
       const engine = createEngine(loadConfig({ db: join(keep ?? tmp, 'tapedeck.db') }, { HOME: dir }));
       try {
-        results.sqlite = run('sqlite', engine, questions);
+        results.sqlite = await run('sqlite', engine, questions);
       } finally {
         engine.close();
       }
     }
     const engine = createEngine(loadConfig({ db: u.toString() }, { HOME: dir }));
     try {
-      results.postgres = run('postgres', engine, questions, () =>
+      results.postgres = await run('postgres', engine, questions, () =>
         log(`postgres steps table after indexing: ${JSON.stringify(analyzeState(admin, schema))}`),
       );
     } finally {

@@ -138,7 +138,7 @@ async function benchSize(steps: number, withMcp: boolean) {
   for (let pass = 0; pass < 3; pass++) {
     for (const q of questions) {
       const t = performance.now();
-      const r = engine.transcripts.search(q.question, { limit: 10 });
+      const r = await engine.transcripts.search(q.question, { limit: 10 });
       const ms = performance.now() - t;
       if (pass > 0) kinds[q.kind === 'keyword' ? 'keyword' : 'question'].push(ms);
       if (pass === 0)

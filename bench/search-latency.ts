@@ -61,13 +61,15 @@ const summary = engine.transcripts.index();
 process.stderr.write(
   `[search-latency] indexed ${summary.steps.written} new steps in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
 );
-type Search = (q: string) => string[];
+type Search = (q: string) => Promise<string[]>;
 /** The other checkout's engine (its build), on its own store copy, brought up to date first. */
 async function baseEngine(root: string, db: string): Promise<{ search: Search; close(): void }> {
   const e = await builtEngine(root, db);
   e.transcripts.index();
   return {
-    search: (q) => e.transcripts.search(q, { limit: 10 }).hits.map((x) => `${x.thread}#${x.step}`),
+    // await: a base build from before search was async returns the result itself.
+    search: async (q) =>
+      (await e.transcripts.search(q, { limit: 10 })).hits.map((x) => `${x.thread}#${x.step}`),
     close: () => e.close(),
   };
 }
@@ -92,22 +94,22 @@ const passes = Math.max(2, Number(values.passes));
 for (let pass = 0; pass < passes; pass++)
   for (const [i, q] of questions.entries()) {
     // The other build's search, before or after this one's (alternating), timed alike.
-    const timeOther = () => {
+    const timeOther = async () => {
       if (!other) return;
       const o0 = process.cpuUsage();
-      const top10 = other.search(q.question);
+      const top10 = await other.search(q.question);
       const o = process.cpuUsage(o0);
       otherCpu[q.kind] ??= [];
       if (pass === 0) otherTop.push(top10);
       else otherCpu[q.kind]!.push((o.user + o.system) / 1000);
     };
-    if ((pass + i) % 2) timeOther();
+    if ((pass + i) % 2) await timeOther();
     const c0 = process.cpuUsage();
     const s = performance.now();
-    const r = engine.transcripts.search(q.question, { limit: 10 });
+    const r = await engine.transcripts.search(q.question, { limit: 10 });
     const ms = performance.now() - s;
     const c = process.cpuUsage(c0);
-    if ((pass + i) % 2 === 0) timeOther();
+    if ((pass + i) % 2 === 0) await timeOther();
     const b0 = performance.now();
     if (!values['skip-baseline']) baseline(q.question);
     const bms = performance.now() - b0;

@@ -583,7 +583,7 @@ describe('the conversation this server already indexes', () => {
     }
     assert.equal(e.store.getThread(FIXTURE_ID), undefined);
     assert.ok(e.store.getThread(`antigravity:${FIXTURE_ID}`));
-    const hits = e.transcripts.search('idempotent orders').hits;
+    const hits = (await e.transcripts.search('idempotent orders')).hits;
     assert.ok(hits.length > 0);
     assert.deepEqual([...new Set(hits.map((x) => x.thread))], [`antigravity:${FIXTURE_ID}`]);
   });

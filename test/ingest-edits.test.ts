@@ -55,7 +55,7 @@ const PATCH_1 = [
 const PATCH_2 =
   '*** Begin Patch\n*** Add File: src/http/jitter.ts\n+export const MAX_JITTER_MS = 250;\n*** End Patch';
 
-test('a Codex patch is found by the lines it changed, redacted, and not duplicated on re-read', () => {
+test('a Codex patch is found by the lines it changed, redacted, and not duplicated on re-read', async () => {
   const h = tempHome();
   after(h.cleanup);
   const meta = rec(0, 'session_meta', {
@@ -71,7 +71,7 @@ test('a Codex patch is found by the lines it changed, redacted, and not duplicat
   try {
     engine.transcripts.index();
     const thread = `codex:${CODEX_ID}`;
-    const hit = engine.transcripts.search('RETRY_DELAY_MS 2_000', { limit: 3 }).hits[0];
+    const hit = (await engine.transcripts.search('RETRY_DELAY_MS 2_000', { limit: 3 })).hits[0];
     assert.ok(hit, 'the edit is found');
     assert.deepEqual([hit.thread, hit.source.line], [thread, 4]);
     const call = engine.transcripts.show({ thread }).steps.find((s) => s.kind === 'tool_call');
@@ -90,7 +90,7 @@ test('a Codex patch is found by the lines it changed, redacted, and not duplicat
     assert.equal(steps.length, before + 3, 'only the new turn is added');
     assert.equal(grown.steps.written, 3);
     assert.equal(new Set(steps.map((s) => s.step)).size, steps.length);
-    assert.equal(engine.transcripts.search('MAX_JITTER_MS').hits[0]?.source.line, 8);
+    assert.equal((await engine.transcripts.search('MAX_JITTER_MS')).hits[0]?.source.line, 8);
 
     // --full re-reads every file and replaces its steps by number: same steps, no copies.
     engine.transcripts.index({ full: true });
@@ -159,7 +159,7 @@ const GEMINI_MESSAGES: Record<string, unknown>[] = [
   },
 ];
 
-test('a Gemini CLI edit and search are found; a rewritten document replaces its steps in place', () => {
+test('a Gemini CLI edit and search are found; a rewritten document replaces its steps in place', async () => {
   const h = tempHome();
   after(h.cleanup);
   const path = h.write(GEMINI_FILE, geminiDoc(GEMINI_MESSAGES));
@@ -168,7 +168,9 @@ test('a Gemini CLI edit and search are found; a rewritten document replaces its 
     engine.transcripts.index();
     const thread = `gemini-cli:${GEMINI_ID}`;
     const lines = geminiDoc(GEMINI_MESSAGES).split('\n');
-    const edit = engine.transcripts.search('delay 0.25 reconnect').hits.find((x) => x.thread === thread);
+    const edit = (await engine.transcripts.search('delay 0.25 reconnect')).hits.find(
+      (x) => x.thread === thread,
+    );
     assert.ok(edit, 'the replace is found by its new value');
     assert.equal(lines[edit.source.line - 1], '    {', 'the step cites the line its message starts on');
     const grep = engine.transcripts.show({ thread }).steps.find((s) => s.tool === 'search_file_content');

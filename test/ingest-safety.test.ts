@@ -64,7 +64,7 @@ test('search indexes first and still answers at once, saying what it skipped', (
   assert.ok(ms < 10_000, `search took ${ms} ms`);
 });
 
-test('the engine skips them within a second (what MCP and the server call before answering)', () => {
+test('the engine skips them within a second (what MCP and the server call before answering)', async () => {
   const h = homeWithTraps();
   after(h.cleanup);
   const engine = h.engine();
@@ -73,7 +73,7 @@ test('the engine skips them within a second (what MCP and the server call before
     const quick = engine.transcripts.index({ budgetMs: 1500, quick: true });
     assert.ok(performance.now() - t0 < 1000);
     assert.equal(quick.files.skipped, 2);
-    assert.equal(engine.transcripts.search('checkout banner').hits.length, 1);
+    assert.equal((await engine.transcripts.search('checkout banner')).hits.length, 1);
   } finally {
     engine.close();
   }

@@ -11,7 +11,7 @@ import { claudeLine, claudePath, tempHome } from './support/home.js';
 const S1 = '11111111-2222-4333-8444-555555555555';
 const S2 = '66666666-7777-4888-9999-000000000000';
 
-test('a second run does nothing; an appended line is picked up alone', () => {
+test('a second run does nothing; an appended line is picked up alone', async () => {
   const h = tempHome();
   after(h.cleanup);
   const lines = [
@@ -45,7 +45,7 @@ test('a second run does nothing; an appended line is picked up alone', () => {
       shown.steps.map((s) => s.source.line),
       [1, 2, 3, 4],
     );
-    const hit = engine.transcripts.search('lru-cache ttl').hits[0];
+    const hit = (await engine.transcripts.search('lru-cache ttl')).hits[0];
     assert.equal(hit.step, 3);
     assert.equal(hit.source.line, 4);
   } finally {
@@ -53,7 +53,7 @@ test('a second run does nothing; an appended line is picked up alone', () => {
   }
 });
 
-test('a half-written last line waits, then is indexed exactly once', () => {
+test('a half-written last line waits, then is indexed exactly once', async () => {
   const h = tempHome();
   after(h.cleanup);
   const full = claudeLine(
@@ -78,7 +78,7 @@ test('a half-written last line waits, then is indexed exactly once', () => {
     assert.equal(steps.length, 2);
     assert.match(steps[1].text, /keep-alive agent/);
     // Once: the reply itself (the question before it holds its head as neighbour text, too).
-    const hits = engine.transcripts.search('keep-alive agent').hits;
+    const hits = (await engine.transcripts.search('keep-alive agent')).hits;
     assert.equal(hits.filter((x) => x.step === 1).length, 1);
   } finally {
     engine.close();
@@ -108,7 +108,7 @@ test('a last line without a newline that is complete JSON is indexed, and not du
   }
 });
 
-test('a rewritten, truncated or deleted file keeps its indexed steps, marked', () => {
+test('a rewritten, truncated or deleted file keeps its indexed steps, marked', async () => {
   const h = tempHome();
   after(h.cleanup);
   const p1 = h.write(
@@ -123,20 +123,20 @@ test('a rewritten, truncated or deleted file keeps its indexed steps, marked', (
     writeFileSync(p1, `${claudeLine(S1, 'user', 'Move money to integer cents')}\n`);
     const run = engine.transcripts.index();
     assert.equal(run.files.updated, 1);
-    assert.equal(engine.transcripts.search('order_total_rounding').hits.length, 0);
-    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
-    assert.equal(engine.transcripts.search('rounding helper').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal((await engine.transcripts.search('order_total_rounding')).hits.length, 0);
+    assert.equal((await engine.transcripts.search('integer cents')).hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal((await engine.transcripts.search('rounding helper')).hits[0]?.thread, `claude-code:${S1}`);
 
     truncateSync(p1, 0);
     engine.transcripts.index();
-    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal((await engine.transcripts.search('integer cents')).hits[0]?.thread, `claude-code:${S1}`);
     const cut = engine.transcripts.threads().find((t) => t.id === `claude-code:${S1}`);
     assert.equal(cut?.sourceGone?.reason, 'truncated');
 
     rmSync(h.home + '/' + claudePath(S2));
     const gone = engine.transcripts.index();
     assert.equal(gone.files.removed, 1);
-    const hit = engine.transcripts.search('CORS preflight').hits[0];
+    const hit = (await engine.transcripts.search('CORS preflight')).hits[0];
     assert.equal(hit?.thread, `claude-code:${S2}`);
     assert.equal(hit?.source_gone?.reason, 'deleted');
     const shown = engine.transcripts.show({ thread: `claude-code:${S2}` });
@@ -231,7 +231,7 @@ test('a time budget stops between files and leaves the rest for the next run', (
   }
 });
 
-test('a quick pass checks recently active transcripts and leaves cold ones for the periodic check', () => {
+test('a quick pass checks recently active transcripts and leaves cold ones for the periodic check', async () => {
   const h = tempHome();
   after(h.cleanup);
   const cold = h.write(claudePath(S1), `${claudeLine(S1, 'user', 'an old session')}\n`);
@@ -247,7 +247,10 @@ test('a quick pass checks recently active transcripts and leaves cold ones for t
     assert.equal(quick.steps.written, 1, 'only the hot transcript was read');
     const full = engine.transcripts.index();
     assert.equal(full.steps.written, 1, 'a full pass picks up the cold one');
-    assert.equal(engine.transcripts.search('late reply old session').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal(
+      (await engine.transcripts.search('late reply old session')).hits[0]?.thread,
+      `claude-code:${S1}`,
+    );
   } finally {
     engine.close();
   }

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { TapedeckError } from '../src/core/errors.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import { createMeaningService } from '../src/services/meaning.js';
+import { createTranscriptService } from '../src/services/transcripts.js';
 import { indexedHome } from './support/backends.js';
 
 const TURNS = ['how do we rotate the signing keys?', 'Rotate them with the vault CLI, weekly.'];
@@ -53,6 +54,32 @@ test('a model that cannot run: embed says so and stores nothing; search falls ba
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /words alone/);
   assert.equal(failing.calls, 1, 'a broken model is not retried on every search');
-  const r = engine.transcripts.search('rotate keys', { meaning: await later.of('x') });
+  // A search whose words leave the question unexplained still answers, without retrying the model.
+  const search = createTranscriptService(engine.store, engine.indexer, undefined, later.of);
+  const r = await search.search('rotate the keys vault nowhere', { explain: true });
   assert.ok(r.hits.length > 0);
+  assert.equal(r.reading?.meaning, false);
+  assert.equal(failing.calls, 1);
+});
+
+test('the question is embedded only when its words leave part of it unexplained', async (t) => {
+  const { engine } = indexedHome(t, 'sqlite', '00000000-0000-4000-8000-0000000000c3', TURNS);
+  const embedder = counting();
+  const meaning = createMeaningService(engine.stores.vectors, embedder);
+  await meaning.embed();
+  const search = createTranscriptService(engine.store, engine.indexer, undefined, meaning.of);
+  const before = embedder.calls;
+  // One step holds every word: meaning could not move a step, so the model is not asked.
+  const whole = await search.search('rotate the signing keys', { explain: true });
+  assert.equal(embedder.calls, before);
+  assert.equal(whole.reading?.meaning, false);
+  // A word no step holds: the words leave part of the question open, and meaning counts.
+  const open = await search.search('rotate the signing keys quarterly', { explain: true });
+  assert.equal(embedder.calls, before + 1);
+  assert.equal(open.reading?.meaning, true);
+  assert.ok(open.hits.some((h) => h.explain?.meaning !== undefined));
+  // Words alone when asked: no embedding, the same steps as the words give.
+  const plain = await search.search('rotate the signing keys quarterly', { meaning: false });
+  assert.equal(embedder.calls, before + 1);
+  assert.ok(plain.hits.length > 0);
 });

@@ -66,7 +66,7 @@ for (const [kind, m] of [...Object.entries(report.kinds), ['overall', report.ove
   );
 }
 process.stdout.write(
-  `search CPU ${((cpu.user + cpu.system) / 1000 / report.questions).toFixed(2)} ms a question (whole run, in process)\n`,
+  `search CPU ${((cpu.user + cpu.system) / 1000 / report.questions).toFixed(2)} ms a question (whole run, in process); p50 ${report.overall.tapedeck!.p50_ms} ms\n`,
 );
 if (values.details) writeFileSync(values.details, JSON.stringify(report.details, null, 1));
 engine.close();

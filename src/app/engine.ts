@@ -71,7 +71,8 @@ export function createEngine(
     spawnParseWorker,
     archive,
   });
-  const transcripts = createTranscriptService(store, indexer, archive);
+  const meaning = createMeaningService(stores.vectors, createLocalEmbedder());
+  const transcripts = createTranscriptService(store, indexer, archive, meaning.of);
   return {
     ...createKnowledgeServices({ stores, config, store, transcripts }),
     config,
@@ -81,7 +82,7 @@ export function createEngine(
     adapters: ADAPTERS,
     locateEnv,
     transcripts,
-    meaning: createMeaningService(stores.vectors, createLocalEmbedder()),
+    meaning,
     archive,
     locate(agents) {
       const out: Record<string, TranscriptFile[]> = {};

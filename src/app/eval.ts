@@ -9,7 +9,6 @@ export function createEngineEval(engine: Engine): EvalService {
     transcripts: engine.transcripts,
     store: engine.store,
     createBaseline: createSqliteBaselineIndex,
-    meaningOf: (q) => engine.meaning.of(q),
   });
 }
 

@@ -250,6 +250,25 @@ function partiesOf(
   return { people, present };
 }
 
+type LexicalScorer = ReturnType<typeof createLexicalScorer>;
+
+/** A candidate during ranking: its own relevance first, its neighbours' and the priors after. */
+interface Scored {
+  c: Candidate;
+  own: number;
+  raw: number;
+  question: boolean;
+  carry: number;
+  near: number;
+  base: number;
+  matched: boolean[];
+  identLoss: number;
+  /** The part of `own` that is closeness in meaning (QuestionCues.meaning). */
+  meaning: number;
+  /** Share of the question's weight the step's own text holds. */
+  coverage: number;
+}
+
 /**
  * Closeness in meaning as part of a step's own relevance, on the words' scale: each candidate
  * with a vector gains W.meaning × (its cosine − the candidates' mean cosine, never below 0) × the
@@ -263,18 +282,16 @@ function partiesOf(
  * after it, which carries the prompt's score as its answer (step 2 below).
  */
 function addMeaning(
-  scored: { c: Candidate; raw: number; own: number; question: boolean; meaning: number; coverage: number }[],
+  scored: Scored[],
   cosines: ReadonlyMap<number, number>,
-  /** The share of the question's words found anywhere (lexical.ts `found`). */
-  found: number,
+  /** What the words leave unexplained (ScoredCandidates.unexplained). */
+  unexplained: number,
 ): void {
   let top = 0;
   let sum = 0;
   let n = 0;
-  let covered = 0;
   for (const s of scored) {
     top = Math.max(top, s.raw);
-    covered = Math.max(covered, s.coverage);
     const c = cosines.get(s.c.rowid);
     if (c !== undefined) {
       sum += c;
@@ -285,11 +302,33 @@ function addMeaning(
   for (const s of scored) {
     const c = cosines.get(s.c.rowid);
     if (c === undefined || c <= mean) continue;
-    const m = W.meaning * (c - mean) * top * (1 - covered * found);
+    const m = W.meaning * (c - mean) * top * unexplained;
     s.raw += m;
     s.meaning = s.question ? m * W.questionTurn : m;
     s.own += s.meaning;
   }
+}
+
+/** Ranked candidates, best first, and each session's relevance. */
+export interface Ranking {
+  steps: RankedStep[];
+  sessions: SessionScores;
+}
+
+/**
+ * Candidates scored by their own words (the costly part of ranking), before closeness in meaning
+ * is known: a search reads and scores first, and asks for the question's vector only when it can
+ * change the order (`unexplained` > 0).
+ */
+export interface ScoredCandidates {
+  /**
+   * What the words leave unexplained: 1 − the best share of the question's weight any candidate
+   * holds × the share of it found anywhere (a word found nowhere counted missing). Closeness in
+   * meaning is scaled by it, so at 0 it cannot move a single step.
+   */
+  unexplained: number;
+  /** Finish the ranking, with each candidate's cosine to the question where known. Call once. */
+  rank(meaning?: ReadonlyMap<number, number>): Ranking;
 }
 
 /** Rank candidates best first; also returns each session's relevance. */
@@ -299,7 +338,18 @@ export function rankCandidates(
   stats: TermStatistics,
   cues: QuestionCues,
   now: number,
-): { steps: RankedStep[]; sessions: SessionScores } {
+): Ranking {
+  return scoreCandidates(candidates, query, stats, cues, now).rank(cues.meaning);
+}
+
+/** Step 1 of ranking (each step's own relevance); `rank` does the rest. */
+export function scoreCandidates(
+  candidates: Candidate[],
+  query: ParsedQuery,
+  stats: TermStatistics,
+  cues: Omit<QuestionCues, 'meaning'>,
+  now: number,
+): ScoredCandidates {
   const { people, present } = partiesOf(candidates, cues.role.names, cues.sightings ?? [], cues.home ?? null);
   const names = new Set(cues.role.names.map((n) => n.toLowerCase()));
   const lexical = createLexicalScorer(query, stats, {
@@ -313,21 +363,6 @@ export function rankCandidates(
   // 1. Each step's own relevance.
   // `own`: the step's own words. `carry`: for a reply, the prompt before it (its question);
   // `near`: any adjacent turn. Both from the neighbour field or the adjacent candidates.
-  type Scored = {
-    c: Candidate;
-    own: number;
-    raw: number;
-    question: boolean;
-    carry: number;
-    near: number;
-    base: number;
-    matched: boolean[];
-    identLoss: number;
-    /** The part of `own` that is closeness in meaning (QuestionCues.meaning). */
-    meaning: number;
-    /** Share of the question's weight the step's own text holds. */
-    coverage: number;
-  };
   const scored: Scored[] = [];
   for (const c of candidates) {
     const lex = lexical(unaddressed(c.text), c.chars, unaddressed(c.context));
@@ -362,7 +397,34 @@ export function rankCandidates(
       coverage: lex.coverage,
     });
   }
-  if (cues.meaning?.size) addMeaning(scored, cues.meaning, lexical.found);
+  let covered = 0;
+  for (const s of scored) covered = Math.max(covered, s.coverage);
+  // Shares are sums of idf weights: a step holding every word may come to 0.999…, which is all.
+  const left = 1 - covered * lexical.found;
+  const unexplained = left < 1e-9 ? 0 : left;
+  let ranked = false;
+  return {
+    unexplained,
+    rank(meaning) {
+      if (ranked) throw new Error('rank() runs once: it finishes the scores in place');
+      ranked = true;
+      if (meaning?.size && unexplained > 0) addMeaning(scored, meaning, unexplained);
+      return finishRanking(scored, query, lexical, cues, people, present, now);
+    },
+  };
+}
+
+/** Steps 2–4 of ranking: neighbours, sessions, priors; then copies. */
+function finishRanking(
+  scored: Scored[],
+  query: ParsedQuery,
+  lexical: LexicalScorer,
+  cues: Omit<QuestionCues, 'meaning'>,
+  people: ReadonlySet<string>,
+  present: ReadonlyMap<string, number>,
+  now: number,
+): Ranking {
+  const wantsPrompts = cues.role.role === 'user';
 
   // 2. Neighbours among the candidates: the adjacent turns' own scores.
   const byThread = new Map<string, Scored[]>();

@@ -9,7 +9,7 @@ import { cosine } from '../core/vectors.js';
 import type { Candidate, SearchFilters, TranscriptStore } from '../ports/transcript-store.js';
 import { expandedCandidates, relatedTermsOf } from './expansion.js';
 import { namedProjects, projectAt } from './projects.js';
-import { isQuestion, type RankedStep, rankCandidates, type ScoreParts } from './rank.js';
+import { isQuestion, type RankedStep, type ScoreParts, scoreCandidates } from './rank.js';
 import { WEIGHTS } from './weights.js';
 
 export interface SearchOptions extends SearchFilters {
@@ -32,11 +32,6 @@ export interface SearchOptions extends SearchFilters {
    * true); false searches the words as typed.
    */
   expand?: boolean;
-  /**
-   * The question's meaning vector and the stored vectors of steps (`tapedeck embed`): candidates
-   * close in meaning gain a prior (rank.ts `addMeaning`). Absent: words alone.
-   */
-  meaning?: QuestionMeaning;
 }
 
 export interface QuestionMeaning {
@@ -157,14 +152,32 @@ export function participantsProject(
 }
 
 /**
+ * A search read and scored by its words, to be finished with the question's meaning or without.
+ * Asking for the meaning costs an embedding (and, in a fresh process, loading the model), so the
+ * caller asks only when it can change the answer.
+ */
+export interface PlannedSearch {
+  /**
+   * What the words leave unexplained (rank.ts `ScoredCandidates`): at 0 some candidate holds every
+   * word of the question, and closeness in meaning cannot move a step.
+   */
+  unexplained: number;
+  /**
+   * The hits, with candidates close to the question in meaning (its vector and the steps' stored
+   * ones, `tapedeck embed`) gaining a prior (rank.ts `addMeaning`). Absent: words alone. Call once.
+   */
+  finish(meaning?: QuestionMeaning | null): SearchResult;
+}
+
+/**
  * Search indexed transcripts. Dates named in the question boost steps and sessions in that span
  * and are not searched as words; "what did I/you…" and names give a role or speaker prior.
  */
-export function searchTranscripts(
+export function planSearch(
   store: TranscriptStore,
   query: string,
   options: SearchOptions = {},
-): SearchResult {
+): PlannedSearch {
   const started = performance.now();
   const {
     limit = 10,
@@ -174,7 +187,6 @@ export function searchTranscripts(
     explain = false,
     expand = true,
     cwd,
-    meaning,
     ...filters
   } = options;
   const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
@@ -235,91 +247,100 @@ export function searchTranscripts(
   }
   const why = WHY.test(query);
   const prose = isQuestion(query);
-  let cosines: Map<number, number> | undefined;
-  if (meaning) {
-    const stored = meaning.vectors(candidates.map((c) => c.rowid));
-    cosines = new Map();
-    for (const [rowid, v] of stored) cosines.set(rowid, cosine(meaning.query, v));
-  }
-  const { steps } = rankCandidates(
+  const scored = scoreCandidates(
     candidates,
     parsed,
     stats,
-    {
-      date,
-      role,
-      why,
-      prose,
-      sightings,
-      home: home ?? filters.project ?? null,
-      projects,
-      meaning: cosines,
-    },
+    { date, role, why, prose, sightings, home: home ?? filters.project ?? null, projects },
     now,
   );
+  return {
+    unexplained: scored.unexplained,
+    finish(meaning) {
+      let cosines: Map<number, number> | undefined;
+      if (meaning && scored.unexplained > 0) {
+        cosines = new Map();
+        for (const [rowid, v] of meaning.vectors(candidates.map((c) => c.rowid)))
+          cosines.set(rowid, cosine(meaning.query, v));
+      }
+      const { steps } = scored.rank(cosines);
+      return present(steps, cosines);
+    },
+  };
 
-  const toHit = (c: RankedStep): SearchHit => ({
-    thread: c.threadId,
-    agent: c.agent,
-    project: c.project,
-    title: c.title,
-    thread_started_at: c.threadStartedAt,
-    thread_updated_at: c.threadUpdatedAt,
-    step: c.step,
-    role: c.role,
-    kind: c.kind,
-    timestamp: c.timestamp,
-    snippet: squash(makeSnippet(c.text, parsed, snippetTokens, { why })),
-    score: round(c.score),
-    source: { path: c.source, line: c.line },
-    ...(explain
-      ? {
-          explain: Object.fromEntries(
-            Object.entries(c.parts).map(([k, v]) => [k, round(v)]),
-          ) as SearchExplain,
-        }
-      : {}),
-  });
-
-  const result: SearchResult = { query, took_ms: 0, hits: [] };
-  if (by === 'thread') {
-    const threads = new Map<string, RankedStep[]>();
-    for (const s of steps) {
-      const list = threads.get(s.threadId);
-      if (list) {
-        if (list.length < STEPS_PER_THREAD) list.push(s);
-      } else if (threads.size < n) threads.set(s.threadId, [s]);
-    }
-    result.threads = [...threads.values()].map((list) => {
-      const top = list[0]!;
-      const hits = list.map(toHit);
-      result.hits.push(...hits);
-      return {
-        thread: top.threadId,
-        agent: top.agent,
-        project: top.project,
-        title: top.title,
-        started_at: top.threadStartedAt,
-        updated_at: top.threadUpdatedAt,
-        score: round(top.score),
-        hits,
-      };
+  function present(steps: RankedStep[], cosines: Map<number, number> | undefined): SearchResult {
+    const toHit = (c: RankedStep): SearchHit => ({
+      thread: c.threadId,
+      agent: c.agent,
+      project: c.project,
+      title: c.title,
+      thread_started_at: c.threadStartedAt,
+      thread_updated_at: c.threadUpdatedAt,
+      step: c.step,
+      role: c.role,
+      kind: c.kind,
+      timestamp: c.timestamp,
+      snippet: squash(makeSnippet(c.text, parsed, snippetTokens, { why })),
+      score: round(c.score),
+      source: { path: c.source, line: c.line },
+      ...(explain
+        ? {
+            explain: Object.fromEntries(
+              Object.entries(c.parts).map(([k, v]) => [k, round(v)]),
+            ) as SearchExplain,
+          }
+        : {}),
     });
-  } else {
-    result.hits = diversify(steps, n, filters.thread ? n : WEIGHTS.perThread).map(toHit);
+
+    const result: SearchResult = { query, took_ms: 0, hits: [] };
+    if (by === 'thread') {
+      const threads = new Map<string, RankedStep[]>();
+      for (const s of steps) {
+        const list = threads.get(s.threadId);
+        if (list) {
+          if (list.length < STEPS_PER_THREAD) list.push(s);
+        } else if (threads.size < n) threads.set(s.threadId, [s]);
+      }
+      result.threads = [...threads.values()].map((list) => {
+        const top = list[0]!;
+        const hits = list.map(toHit);
+        result.hits.push(...hits);
+        return {
+          thread: top.threadId,
+          agent: top.agent,
+          project: top.project,
+          title: top.title,
+          started_at: top.threadStartedAt,
+          updated_at: top.threadUpdatedAt,
+          score: round(top.score),
+          hits,
+        };
+      });
+    } else {
+      result.hits = diversify(steps, n, filters.thread ? n : WEIGHTS.perThread).map(toHit);
+    }
+    if (explain)
+      result.reading = {
+        terms: parsed.terms.map((t) => t.text),
+        related: (parsed.related ?? []).map((r) => ({ word: r.text, for: parsed.terms[r.of]?.text ?? '' })),
+        date_span: date
+          ? { from: new Date(date.from).toISOString(), to: new Date(date.to).toISOString(), text: date.text }
+          : null,
+        role: role.role ?? null,
+        names: role.names,
+        projects,
+        meaning: !!cosines?.size,
+      };
+    result.took_ms = Math.round((performance.now() - started) * 100) / 100;
+    return result;
   }
-  if (explain)
-    result.reading = {
-      terms: parsed.terms.map((t) => t.text),
-      related: (parsed.related ?? []).map((r) => ({ word: r.text, for: parsed.terms[r.of]?.text ?? '' })),
-      date_span: date
-        ? { from: new Date(date.from).toISOString(), to: new Date(date.to).toISOString(), text: date.text }
-        : null,
-      role: role.role ?? null,
-      names: role.names,
-      projects,
-      meaning: !!cosines?.size,
-    };
-  result.took_ms = Math.round((performance.now() - started) * 100) / 100;
-  return result;
+}
+
+/** A search by words alone (what `planSearch(...).finish()` gives). */
+export function searchTranscripts(
+  store: TranscriptStore,
+  query: string,
+  options: SearchOptions = {},
+): SearchResult {
+  return planSearch(store, query, options).finish();
 }

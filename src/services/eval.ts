@@ -19,7 +19,6 @@ import {
 } from '../core/scorecard.js';
 import type { BaselineDoc, BaselineIndex, BaselineMode } from '../ports/baseline-index.js';
 import type { TranscriptStore } from '../ports/transcript-store.js';
-import type { QuestionMeaning } from '../search/search.js';
 import type { TranscriptService } from './transcripts.js';
 
 /** The systems a scorecard can hold, in report order. */
@@ -72,8 +71,6 @@ export interface EvalDeps {
   store: TranscriptStore;
   /** A fresh, empty baseline index (only called with `compare`). */
   createBaseline: () => BaselineIndex;
-  /** The question's meaning, as the CLI's search asks for it (MeaningService.of). Absent: words alone. */
-  meaningOf?: (question: string) => Promise<QuestionMeaning | null>;
 }
 
 export interface EvalService {
@@ -124,13 +121,9 @@ function knownEvidence(e: EvidenceRef, threadIds: ReadonlySet<string>, sources: 
 }
 
 /** The eval use case over one store and the service the CLI searches with. */
-export function createEvalService({ transcripts, store, createBaseline, meaningOf }: EvalDeps): EvalService {
+export function createEvalService({ transcripts, store, createBaseline }: EvalDeps): EvalService {
   return {
     async run(all, { compare = false, kinds, details = false, expand = true, meaning = true } = {}) {
-      const meaningFor = async (question: string) => {
-        const vector = meaning && meaningOf ? await meaningOf(question) : null;
-        return vector ? { meaning: vector } : {};
-      };
       const wanted = kinds?.length ? new Set(kinds) : null;
       const questions = wanted ? all.filter((q) => wanted.has(q.kind)) : all;
       if (questions.length === 0)
@@ -154,22 +147,17 @@ export function createEvalService({ transcripts, store, createBaseline, meaningO
         // One untimed query first: statements, caches and JIT warm up once per process, not in p99.
         // The meaning model loads on its first question here too.
         await Promise.resolve()
-          .then(async () =>
-            transcripts.search(questions[0].question, {
-              limit: JUDGED,
-              ...(await meaningFor(questions[0].question)),
-            }),
-          )
+          .then(() => transcripts.search(questions[0].question, { limit: JUDGED, meaning }))
           .catch(() => {});
         baseline?.search(baselineWords(questions[0].question), 'or', JUDGED);
         for (const q of questions) {
           const started = performance.now();
           let hits: JudgedHit[] = [];
           try {
-            // The question's vector is part of the search a user waits for: timed with it.
+            // The question's vector, where the search asks for one, is part of the wait: timed with it.
             const result = await transcripts.search(q.question, {
               limit: JUDGED,
-              ...(await meaningFor(q.question)),
+              meaning,
               ...(q.project ? { project: q.project } : {}),
               ...(q.now !== undefined ? { now: q.now } : {}),
               ...(expand ? {} : { expand: false }),

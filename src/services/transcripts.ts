@@ -17,7 +17,7 @@ import type {
   ThreadRecord,
   TranscriptStore,
 } from '../ports/transcript-store.js';
-import { type QuestionMeaning, type SearchResult, searchTranscripts } from '../search/search.js';
+import { planSearch, type QuestionMeaning, type SearchResult } from '../search/search.js';
 import { type ReanchorInput, reanchorThread } from './reanchor.js';
 import { buildTimeline, type Timeline } from './timeline.js';
 
@@ -105,14 +105,17 @@ export interface SearchInput extends FilterInput {
    * project's sessions get a prior, never a filter. Absent: none.
    */
   cwd?: string;
-  /** The question's meaning (MeaningService.of): candidates close to it gain a prior. */
-  meaning?: QuestionMeaning | null;
+  /**
+   * false: words alone. Otherwise, where steps have vectors (`tapedeck embed`) and the words leave
+   * part of the question unexplained, candidates close to it in meaning gain a prior.
+   */
+  meaning?: boolean;
 }
 
 export interface TranscriptService {
   /** Bring the index up to date (incremental unless `full`). */
   index(options?: IndexInput): IndexSummary;
-  search(query: string, input?: SearchInput): SearchResult;
+  search(query: string, input?: SearchInput): Promise<SearchResult>;
   show(input: ShowInput): ShowResult;
   threads(filters?: FilterInput & { limit?: number; offset?: number }): ThreadRecord[];
   resolveThreadId(id: string): string;
@@ -133,6 +136,8 @@ export function createTranscriptService(
   store: TranscriptStore,
   indexer: Indexer,
   archive?: TranscriptArchive,
+  /** The question's meaning (MeaningService.of); absent: search by words alone. */
+  meaningOf?: (query: string) => Promise<QuestionMeaning | null>,
 ): TranscriptService {
   function resolveThreadId(id: string): string {
     if (store.getThread(id)) return id;
@@ -142,7 +147,7 @@ export function createTranscriptService(
   return {
     index: ({ agents, ...rest } = {}) =>
       indexer.run({ ...rest, agents: toFilters({ agent: agents }).agents }),
-    search(query, input = {}) {
+    async search(query, input = {}) {
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('The query is empty');
       if (query.length > 2000) throw invalidInput('The query is over 2,000 characters');
       const limit = input.limit ?? 10;
@@ -151,19 +156,19 @@ export function createTranscriptService(
       if (by !== undefined && by !== 'step' && by !== 'thread')
         throw invalidInput(`by must be "step" or "thread", not "${String(by)}"`);
       const now = asked === undefined ? Date.now() : askedAt(asked);
-      return markGoneSources(
-        store,
-        searchTranscripts(store, query, {
-          ...toFilters(filterInput, now),
-          limit,
-          by,
-          explain: explain === true,
-          now,
-          expand: expand !== false,
-          ...(cwd ? { cwd } : {}),
-          ...(meaning ? { meaning } : {}),
-        }),
-      );
+      const planned = planSearch(store, query, {
+        ...toFilters(filterInput, now),
+        limit,
+        by,
+        explain: explain === true,
+        now,
+        expand: expand !== false,
+        ...(cwd ? { cwd } : {}),
+      });
+      // The question is embedded only when its meaning can change the order.
+      const vector =
+        meaning !== false && meaningOf && planned.unexplained > 0 ? await meaningOf(query) : null;
+      return markGoneSources(store, planned.finish(vector));
     },
     show({ thread, step, window = 3, from = 0, limit = 50, maxChars = 4000 }) {
       const id = resolveThreadId(thread);

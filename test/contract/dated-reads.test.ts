@@ -15,7 +15,7 @@ const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISO
 for (const b of BACKENDS)
   test(`a dated question finds its day among ${DAYS} look-alike sessions (${b.name})`, {
     skip: b.skip,
-  }, () => {
+  }, async () => {
     const h = backendHome(b.name);
     try {
       for (let n = 0; n < DAYS; n++) {
@@ -43,7 +43,7 @@ for (const b of BACKENDS)
         engine.transcripts.index();
         for (const target of [3, 120, DAYS - 2]) {
           const now = Date.parse(`${day(target + 1)}T12:00:00.000Z`);
-          const r = engine.transcripts.search('why did the invoice export job fail yesterday?', {
+          const r = await engine.transcripts.search('why did the invoice export job fail yesterday?', {
             now,
             limit: 5,
           });

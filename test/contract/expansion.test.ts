@@ -31,7 +31,7 @@ const SESSIONS: [string, string][] = [
 for (const b of BACKENDS) {
   test(`a question in other words finds its answer; its own words still win (${b.name})`, {
     skip: b.skip,
-  }, (t) => {
+  }, async (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     SESSIONS.forEach(([ask, reply], s) => {
@@ -55,7 +55,7 @@ for (const b of BACKENDS) {
     const reading = searchTranscripts(store, q, { explain: true, now }).reading!;
     assert.ok(reading.related.some((r) => r.word === 'requests' && r.for === 'rate'));
     // The engine's search (the shipped path) expands too.
-    assert.match(e.transcripts.search(q, { limit: 3 }).hits[0]?.snippet ?? '', /token bucket/);
+    assert.match((await e.transcripts.search(q, { limit: 3 })).hits[0]?.snippet ?? '', /token bucket/);
 
     // A step with the question's own words ("rate limit") is not pushed down by related words.
     const own = 'The invoice webhook rate limit is 120 a minute per key; the gateway enforces it.';

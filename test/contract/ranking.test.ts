@@ -88,18 +88,19 @@ function writeSessions(h: TempHome): void {
 const scores = new Map<BackendKind, { hitAt1: number; hitAt5: number; ranks: (number | null)[] }>();
 
 for (const b of BACKENDS) {
-  test(`the ranking quality gate holds (${b.name})`, { skip: b.skip }, (t) => {
+  test(`the ranking quality gate holds (${b.name})`, { skip: b.skip }, async (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     writeSessions(h);
     const e = h.engine();
     t.after(() => e.close());
     e.transcripts.index();
-    const ranks = QUESTIONS.map(({ q, session, step, now }) => {
-      const r = e.transcripts.search(q, { limit: 10, ...(now ? { now } : {}) });
+    const ranks: (number | null)[] = [];
+    for (const { q, session, step, now } of QUESTIONS) {
+      const r = await e.transcripts.search(q, { limit: 10, ...(now ? { now } : {}) });
       const i = r.hits.findIndex((x) => x.thread === `claude-code:${id(session)}` && x.step === step);
-      return i === -1 ? null : i + 1;
-    });
+      ranks.push(i === -1 ? null : i + 1);
+    }
     const at = (k: number) => ranks.filter((r) => r !== null && r <= k).length / ranks.length;
     const got = { hitAt1: at(1), hitAt5: at(5), ranks };
     scores.set(b.name, got);
@@ -119,7 +120,7 @@ test('the backends reach the same quality (within 2 points)', { skip: BACKENDS.s
 // A line repeated in another session (a resumed or forked session, a template): which copy a
 // question means is the session's call, so no copy may hide another; within a session, one hit.
 for (const b of BACKENDS) {
-  test(`a copy in another session stays, discounted (${b.name})`, { skip: b.skip }, (t) => {
+  test(`a copy in another session stays, discounted (${b.name})`, { skip: b.skip }, async (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     const fix = 'The 429 test failed because the limiter store was never created in the test app.';
@@ -137,7 +138,7 @@ for (const b of BACKENDS) {
     const e = h.engine();
     t.after(() => e.close());
     e.transcripts.index();
-    const r = e.transcripts.search('why did the billing 429 test fail?', { limit: 10, explain: true });
+    const r = await e.transcripts.search('why did the billing 429 test fail?', { limit: 10, explain: true });
     const copies = r.hits.filter((x) => x.snippet.includes('limiter store'));
     assert.equal(
       copies.length,
@@ -158,7 +159,7 @@ for (const b of BACKENDS) {
 // A question is not its own answer: the reply after it ranks first, unless the user's own words
 // are asked for.
 for (const b of BACKENDS) {
-  test(`the reply outranks the question it answers (${b.name})`, { skip: b.skip }, (t) => {
+  test(`the reply outranks the question it answers (${b.name})`, { skip: b.skip }, async (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     const turns: Turn[] = [
@@ -172,9 +173,9 @@ for (const b of BACKENDS) {
     const e = h.engine();
     t.after(() => e.close());
     e.transcripts.index();
-    assert.equal(e.transcripts.search('resolve_order_snapshot', { limit: 5 }).hits[0]?.step, 1);
+    assert.equal((await e.transcripts.search('resolve_order_snapshot', { limit: 5 })).hits[0]?.step, 1);
     assert.equal(
-      e.transcripts.search('what did I ask about resolve_order_snapshot', { limit: 5 }).hits[0]?.step,
+      (await e.transcripts.search('what did I ask about resolve_order_snapshot', { limit: 5 })).hits[0]?.step,
       0,
     );
   });
@@ -184,7 +185,9 @@ for (const b of BACKENDS) {
 // that share its words: the candidates are read again in the project where the named people are
 // spoken to, so the answer is found at all.
 for (const b of BACKENDS) {
-  test(`a named person's conversation is searched in its own project (${b.name})`, { skip: b.skip }, (t) => {
+  test(`a named person's conversation is searched in its own project (${b.name})`, {
+    skip: b.skip,
+  }, async (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     const inProject = (cwd: string, line: string) => JSON.stringify({ ...JSON.parse(line), cwd });
@@ -217,7 +220,7 @@ for (const b of BACKENDS) {
     const e = h.engine();
     t.after(() => e.close());
     e.transcripts.index();
-    const r = e.transcripts.search('What did Nils suggest to Mei for sleep?', { limit: 10 });
+    const r = await e.transcripts.search('What did Nils suggest to Mei for sleep?', { limit: 10 });
     assert.equal(
       `${r.hits[0]?.thread}:${r.hits[0]?.step}`,
       `claude-code:${session}:3`,

@@ -61,7 +61,7 @@ const texts = (engine: Engine, id: string) => engine.savedThreads.get(id).messag
 
 for (const b of BACKENDS) {
   describe(`import (${b.name})`, { skip: b.skip }, () => {
-    it('creates a thread in the shared tables: shown, listed and searched like a transcript', () => {
+    it('creates a thread in the shared tables: shown, listed and searched like a transcript', async () => {
       const { engine } = setup(b.name);
       const r = engine.savedThreads.import({
         id: 'chat-42',
@@ -95,7 +95,7 @@ for (const b of BACKENDS) {
           [1, 'assistant', 'response', 2, '2026-05-02T10:00:00.000Z'],
         ],
       );
-      const hit = engine.transcripts.search('payment SDK pinned').hits[0];
+      const hit = (await engine.transcripts.search('payment SDK pinned')).hits[0];
       assert.equal(hit?.thread, 'chat-42');
       assert.deepEqual(hit?.source, { path: 'tapedeck://thread/chat-42', line: 2 });
       assert.ok(engine.transcripts.threads({ agent: 'antigravity' }).some((t) => t.id === 'chat-42'));
@@ -383,7 +383,7 @@ for (const b of BACKENDS) {
         })),
       });
 
-    it('keeps the first k messages and replaces the rest with the tail (k in the middle)', () => {
+    it('keeps the first k messages and replaces the rest with the tail (k in the middle)', async () => {
       const { engine } = setup(b.name);
       seed(engine);
       const r = engine.savedThreads.reconcile({
@@ -401,8 +401,16 @@ for (const b of BACKENDS) {
       });
       assert.deepEqual(texts(engine, 't'), ['m0', 'm1', 'new2', 'new3', 'new4']);
       assert.equal(engine.transcripts.show({ thread: 't' }).thread.stepCount, 5);
-      assert.equal(engine.transcripts.search('m1').hits[0]?.thread, 't', 'kept messages stay searchable');
-      assert.equal(engine.transcripts.search('m3').hits.length, 0, 'the replaced tail is gone from search');
+      assert.equal(
+        (await engine.transcripts.search('m1')).hits[0]?.thread,
+        't',
+        'kept messages stay searchable',
+      );
+      assert.equal(
+        (await engine.transcripts.search('m3')).hits.length,
+        0,
+        'the replaced tail is gone from search',
+      );
       // The replaced messages' external ids are free again.
       assert.equal(
         engine.savedThreads.append({
@@ -488,7 +496,7 @@ for (const b of BACKENDS) {
       throwsCode(() => engine.savedThreads.handoff({ thread: 'claude-code:nope' }), 'NOT_FOUND');
     });
 
-    it('redacts secrets in messages, titles and metadata before storing them', () => {
+    it('redacts secrets in messages, titles and metadata before storing them', async () => {
       const { engine } = setup(b.name);
       const key = 'sk-proj-4fJ9xQ2mT7vL1pR8sK3wZ6yB0nC5hD2gE9aU';
       engine.savedThreads.import({
@@ -506,7 +514,7 @@ for (const b of BACKENDS) {
       assert.ok(!all.includes(key), all);
       assert.match(d.messages[0]!.content, /my key is \[REDACTED:openai-key\], set it in prod/);
       assert.match(d.thread.title ?? '', /\[REDACTED:openai-key\]/);
-      assert.equal(engine.transcripts.search(key.slice(3, 20)).hits.length, 0);
+      assert.equal((await engine.transcripts.search(key.slice(3, 20))).hits.length, 0);
       assert.equal(
         engine.savedThreads.append({
           thread: 't',

@@ -79,9 +79,9 @@ const RECALL: { q: string; agent: string; line: RegExp }[] = [
 for (const b of BACKENDS) {
   test(`the recall questions find their answering step and line in the top 3 (${b.name})`, {
     skip: b.skip,
-  }, () => {
+  }, async () => {
     for (const c of RECALL) {
-      const r = sample(b.name).transcripts.search(c.q, { limit: 3 });
+      const r = await sample(b.name).transcripts.search(c.q, { limit: 3 });
       const hit = r.hits.find(
         (h) => h.agent === c.agent && c.line.test(lineAt(h.source.path, h.source.line)),
       );
@@ -89,7 +89,7 @@ for (const b of BACKENDS) {
       assert.ok(hit.source.path.startsWith(EXAMPLES));
       assert.match(hit.snippet, /«[^»]+»/, 'the snippet marks the matched words');
     }
-    const common = sample(b.name).transcripts.search('what did we decide about the tests and why', {
+    const common = await sample(b.name).transcripts.search('what did we decide about the tests and why', {
       limit: 5,
     });
     assert.ok(common.hits.length > 0, 'a question of common words still answers');
@@ -99,11 +99,11 @@ for (const b of BACKENDS) {
 for (const b of BACKENDS) {
   test(`a why-question's first hit on the samples is the step giving the reason, its "because" kept (${b.name})`, {
     skip: b.skip,
-  }, () => {
+  }, async () => {
     // The commit message naming the branch `perf/drop-redis-cache` holds every word of the
     // question, but only inside a branch name; the user's request holds them in prose but says
     // no reason. The step that answers says why.
-    const r = sample(b.name).transcripts.search('why did we drop the redis cache?', {
+    const r = await sample(b.name).transcripts.search('why did we drop the redis cache?', {
       limit: 5,
       explain: true,
     });
@@ -117,7 +117,10 @@ for (const b of BACKENDS) {
     const commit = r.hits.find((h) => /perf\/drop-redis-cache/.test(lineAt(h.source.path, h.source.line)));
     assert.ok(!commit || commit.explain!.identifier < 0, 'words inside the branch name count less');
     // Keywords, not a question: the branch name's words count in full.
-    const keywords = sample(b.name).transcripts.search('drop redis cache', { limit: 10, explain: true });
+    const keywords = await sample(b.name).transcripts.search('drop redis cache', {
+      limit: 10,
+      explain: true,
+    });
     for (const h of keywords.hits) assert.equal(h.explain!.identifier, 0);
   });
 }
@@ -143,27 +146,26 @@ const AGREEING_SEARCHES: { q: string; filters?: FilterInput }[] = [
 
 test('the sample index agrees between backends: hits, threads, show, windows, filters, stats', {
   skip: POSTGRES.skip,
-}, () => {
+}, async () => {
   const [lite, pg] = [sample('sqlite'), sample('postgres')];
   for (const { q, filters = {} } of AGREEING_SEARCHES) {
-    const hits = (e: Engine) =>
-      e.transcripts
-        .search(q, { limit: 100, ...filters })
-        .hits.map((h) => `${h.thread}#${h.step}@${h.source.line}`)
+    const hits = async (e: Engine) =>
+      (await e.transcripts.search(q, { limit: 100, ...filters })).hits
+        .map((h) => `${h.thread}#${h.step}@${h.source.line}`)
         .sort();
-    assert.deepEqual(hits(pg), hits(lite), `search ${q} ${JSON.stringify(filters)}`);
+    assert.deepEqual(await hits(pg), await hits(lite), `search ${q} ${JSON.stringify(filters)}`);
   }
   for (const c of RECALL) {
-    const top = (e: Engine) =>
-      e.transcripts.search(c.q, { limit: 3 }).hits.map((h) => `${h.thread}#${h.step}`);
-    const answer = (e: Engine) =>
-      e.transcripts
-        .search(c.q, { limit: 3 })
-        .hits.filter((h) => h.agent === c.agent && c.line.test(lineAt(h.source.path, h.source.line)))
+    const top = async (e: Engine) =>
+      (await e.transcripts.search(c.q, { limit: 3 })).hits.map((h) => `${h.thread}#${h.step}`);
+    const answer = async (e: Engine) =>
+      (await e.transcripts.search(c.q, { limit: 3 })).hits
+        .filter((h) => h.agent === c.agent && c.line.test(lineAt(h.source.path, h.source.line)))
         .map((h) => `${h.thread}#${h.step}`);
+    const [inPg, inLite] = [await answer(pg), await answer(lite)];
     assert.ok(
-      answer(pg).some((a) => answer(lite).includes(a)),
-      `${c.q}: ${top(lite)} vs ${top(pg)}`,
+      inPg.some((a) => inLite.includes(a)),
+      `${c.q}: ${await top(lite)} vs ${await top(pg)}`,
     );
   }
   const threads = lite.transcripts.threads({ limit: 100 });
@@ -648,7 +650,7 @@ const S2 = '66666666-7777-4888-9999-000000000000';
 for (const b of BACKENDS) {
   test(`growth and half-written lines are followed; rewrites, truncations and deletions keep history (${b.name})`, {
     skip: b.skip,
-  }, (t) => {
+  }, async (t) => {
     const h = backendHome(b.name);
     t.after(h.cleanup);
     const path = h.write(
@@ -682,22 +684,22 @@ for (const b of BACKENDS) {
       [1, 2, 3],
     );
     assert.equal(shown.thread.stepCount, 3);
-    const hit = engine.transcripts.search('lru-cache ttl').hits[0];
+    const hit = (await engine.transcripts.search('lru-cache ttl')).hits[0];
     assert.deepEqual([hit?.step, hit?.source.line], [2, 3]);
 
     // Rewritten smaller: the new first step replaces step 0, the steps the file lost are kept and
     // the thread is marked truncated (history is never lost with the file).
     writeFileSync(path, `${claudeLine(S1, 'user', 'Move money to integer cents')}\n`);
     assert.equal(engine.transcripts.index().files.updated, 1);
-    assert.equal(engine.transcripts.search('lru-cache').hits[0]?.thread, `claude-code:${S1}`);
-    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
-    assert.equal(engine.transcripts.search('stale promotion').hits.length, 0, 'step 0 was replaced');
+    assert.equal((await engine.transcripts.search('lru-cache')).hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal((await engine.transcripts.search('integer cents')).hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal((await engine.transcripts.search('stale promotion')).hits.length, 0, 'step 0 was replaced');
     const cut = engine.transcripts.show({ thread: `claude-code:${S1}` }).thread;
     assert.equal(cut.sourceGone?.reason, 'truncated');
     assert.equal(cut.stepCount, 3);
     truncateSync(path, 0);
     engine.transcripts.index();
-    assert.equal(engine.transcripts.search('integer cents').hits[0]?.thread, `claude-code:${S1}`);
+    assert.equal((await engine.transcripts.search('integer cents')).hits[0]?.thread, `claude-code:${S1}`);
     assert.equal(
       engine.transcripts.show({ thread: `claude-code:${S1}` }).thread.sourceGone?.at,
       cut.sourceGone?.at,
@@ -706,7 +708,7 @@ for (const b of BACKENDS) {
     // Deleted: still found and shown, marked with when it went.
     rmSync(join(h.home, claudePath(S2)));
     assert.equal(engine.transcripts.index().files.removed, 1);
-    assert.equal(engine.transcripts.search('CORS preflight').hits[0]?.thread, `claude-code:${S2}`);
+    assert.equal((await engine.transcripts.search('CORS preflight')).hits[0]?.thread, `claude-code:${S2}`);
     const gone = engine.transcripts.show({ thread: `claude-code:${S2}` });
     assert.equal(gone.steps.length, 1);
     assert.equal(gone.thread.sourceGone?.reason, 'deleted');
@@ -772,9 +774,9 @@ for (const b of BACKENDS) {
 
 test('a tiny store ranks the step holding every word first on both backends (index rank stays higher-is-better)', {
   skip: POSTGRES.skip,
-}, () => {
+}, async () => {
   const S = '6d6d6d6d-1111-4222-8333-444444444444';
-  const order = (kind: BackendKind) => {
+  const order = async (kind: BackendKind) => {
     const h = backendHome(kind);
     try {
       h.write(
@@ -796,7 +798,7 @@ test('a tiny store ranks the step holding every word first on both backends (ind
           set.candidates.every((c) => c.text.length > 0 && set.stats.avgChars > 0),
           'candidates carry their texts and the index its average length',
         );
-        return e.transcripts.search('cors middleware', {}).hits.map((x) => x.source.line);
+        return (await e.transcripts.search('cors middleware', {})).hits.map((x) => x.source.line);
       } finally {
         e.close();
       }
@@ -804,6 +806,6 @@ test('a tiny store ranks the step holding every word first on both backends (ind
       h.cleanup();
     }
   };
-  assert.deepEqual(order('sqlite'), [2, 1]);
-  assert.deepEqual(order('postgres'), [2, 1]);
+  assert.deepEqual(await order('sqlite'), [2, 1]);
+  assert.deepEqual(await order('postgres'), [2, 1]);
 });

@@ -178,10 +178,8 @@ export function createRemoteEngine(config: TapedeckConfig): Engine {
     rules: local('Calling the rule service directly'),
     keys: local('Calling the key service directly'),
     portability: local('Export and import'),
-    // No question vector here: the server's /v1/search and MCP weigh meaning with their own model,
-    // a search through /v1/rpc by words alone; embedding runs next to the store.
-    // (`of` is its own; every other member falls through to the refusing proxy.)
-    meaning: Object.assign(Object.create(local('Embedding')), { of: async () => null }),
+    // Embedding runs next to the store: a search through /v1/rpc is weighed by the server's model.
+    meaning: local('Embedding'),
     close: () => http.close(),
   };
   for (const name of REMOTE_SERVICES) engine[name] = service(name);

@@ -164,7 +164,7 @@ export function createThreadsMount({ store, transcripts, catalog }: ThreadsMount
     description: 'conversations (indexed transcripts and saved threads): by-id, by-agent, by-date',
     writable: null,
     resolve: (segments) => resolve(segments),
-    recall(query, segments, _scope, limit) {
+    async recall(query, segments, _scope, limit) {
       const [view, ...rest] = segments;
       const filter: { agent?: string; thread?: string; since?: string; until?: string } = {};
       if (view === 'by-agent' && rest[0]) filter.agent = rest[0];
@@ -179,7 +179,7 @@ export function createThreadsMount({ store, transcripts, catalog }: ThreadsMount
       }
       // The transcript search knows only the four agents; saved threads from other apps are found unfiltered.
       if (filter.agent === 'other') filter.agent = undefined;
-      const r = transcripts.search(query, { ...filter, limit });
+      const r = await transcripts.search(query, { ...filter, limit });
       return r.hits.map((h) => ({
         path: at(['by-id', `${h.thread}.md`]),
         title: `${h.title ?? h.thread} #${h.step} ${h.role}`,

@@ -46,7 +46,7 @@ export async function runQuickstart(flags: GlobalFlags & { query?: string }): Pr
   try {
     const summary = engine.transcripts.index();
     const query = flags.query ?? (demo ? DEMO_QUERY : REAL_QUERY);
-    const result = engine.transcripts.search(query, { limit: 5 });
+    const result = await engine.transcripts.search(query, { limit: 5 });
     if (flags.json) return printJson({ demo, store: engine.config.dbPath, index: summary, search: result });
     print(
       demo

@@ -50,7 +50,7 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
   const engine = openEngine(flags, { read: flags.index === false });
   try {
     if (flags.index !== false) refreshQuietly(engine);
-    const result = engine.transcripts.search(query, {
+    const result = await engine.transcripts.search(query, {
       agent: flags.agent,
       role: flags.role,
       project: projectOption(flags.project),
@@ -63,8 +63,9 @@ export async function runSearch(query: string, flags: SearchFlags): Promise<void
       now: flags.now,
       // Asked from inside a project: its sessions get a prior (not a filter).
       cwd: process.cwd(),
-      // Closeness in meaning, where `tapedeck embed` gave steps vectors (none: words alone, no model loaded).
-      meaning: flags.meaning === false ? null : await engine.meaning.of(query),
+      // Closeness in meaning where `tapedeck embed` gave steps vectors and the words leave part of
+      // the question unexplained (otherwise the model is not loaded).
+      meaning: flags.meaning !== false,
     });
     if (flags.json) printJson(result);
     else if (missingStorePath(engine)) print(NOTHING_INDEXED);

@@ -58,7 +58,7 @@ export function registerTranscriptRoutes(ctx: RoutesContext): void {
       '{query, took_ms, hits: [{thread, agent, project, title, step, role, kind, timestamp, snippet, score, source: {path, line}}]}',
     async handler({ engine, query: { q, ...f } }) {
       ctx.fresh();
-      return engine.transcripts.search(q, { ...f, meaning: await engine.meaning.of(q) });
+      return engine.transcripts.search(q, f);
     },
   });
 

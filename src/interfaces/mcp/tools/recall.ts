@@ -41,13 +41,7 @@ export function registerRecallTool(server: ToolRegistrar, engine: Engine, guard:
       const hits: z.infer<typeof hit>[] = [];
       if (where !== 'memories') {
         // The agent's working folder: its project's sessions get a prior (not a filter).
-        const r = engine.transcripts.search(query, {
-          project: dir,
-          since,
-          limit,
-          cwd: process.cwd(),
-          meaning: await engine.meaning.of(query),
-        });
+        const r = await engine.transcripts.search(query, { project: dir, since, limit, cwd: process.cwd() });
         if (r.hits.length) lines.push(...renderStepHits(r.hits));
         for (const h of r.hits)
           hits.push({ link: threadLink(h.thread, h.step), path: h.source.path, line: h.source.line });
