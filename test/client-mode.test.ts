@@ -5,7 +5,7 @@
  * is down or the key is wrong.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { BACKENDS, backendHome } from './support/backends.js';
 import { BIN, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath, type TempHome } from './support/home.js';
-import { type ServeProcess, startServe } from './support/serve.js';
+import { ownerClient, type ServeProcess, startServe } from './support/serve.js';
 
 const S1 = '7a7a7a7a-1111-4222-8333-444444444444';
 
@@ -43,17 +43,9 @@ for (const b of BACKENDS) {
         ].join('\n') + '\n',
       );
       server = await startServe(h.env);
-      clientRoot = mkdtempSync(join(tmpdir(), 'tapedeck-client-'));
-      client = {
-        HOME: join(clientRoot, 'home'),
-        TAPEDECK_HOME: join(clientRoot, 'tapedeck'),
-        PATH: process.env.PATH ?? '',
-        TAPEDECK_API_URL: server.url,
-      };
-      // The client stands for the owner with another Tapedeck home: it holds the owner token the
-      // server created (a keyless loopback server answers nobody else).
-      mkdirSync(client.TAPEDECK_HOME, { recursive: true, mode: 0o700 });
-      copyFileSync(join(h.tapedeckHome, 'local-token'), join(client.TAPEDECK_HOME, 'local-token'));
+      const c = ownerClient(server, h.tapedeckHome);
+      clientRoot = c.root;
+      client = c.env;
     });
     after(async () => {
       await server?.stop();

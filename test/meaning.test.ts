@@ -5,16 +5,13 @@
  * the same through MCP and through a CLI in client mode, and vectors going with what they were made from (a rewritten line, a forgotten thread).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BACKENDS, backendHome } from './support/backends.js';
 import { BIN, tapedeck } from './support/cli.js';
 import { claudeLine, claudePath } from './support/home.js';
-import { startServe } from './support/serve.js';
+import { ownerClient, startServe } from './support/serve.js';
 
 const SESSION = '00000000-0000-4000-8000-00000000beef';
 const TURNS = [
@@ -103,16 +100,9 @@ for (const backend of BACKENDS)
 
     it("a CLI in client mode gets the same answer: its search runs on the server, with the server's vectors", async () => {
       const server = await startServe(h.env);
-      const clientRoot = mkdtempSync(join(tmpdir(), 'tapedeck-client-'));
+      const c = ownerClient(server, h.tapedeckHome);
+      const client = c.env;
       try {
-        const client = {
-          HOME: join(clientRoot, 'home'),
-          TAPEDECK_HOME: join(clientRoot, 'tapedeck'),
-          PATH: process.env.PATH ?? '',
-          TAPEDECK_API_URL: server.url,
-        };
-        mkdirSync(client.TAPEDECK_HOME, { recursive: true, mode: 0o700 });
-        copyFileSync(join(h.tapedeckHome, 'local-token'), join(client.TAPEDECK_HOME, 'local-token'));
         const remote = tapedeck(['search', '--json', '--explain', '--no-index', QUESTION], client);
         assert.equal(remote.status, 0, remote.stderr);
         assert.equal(remote.json().reading.meaning, true);
@@ -125,7 +115,7 @@ for (const backend of BACKENDS)
         assert.notEqual(words.json().hits[0].step, 2);
       } finally {
         await server.stop();
-        rmSync(clientRoot, { recursive: true, force: true });
+        c.cleanup();
       }
     });
 

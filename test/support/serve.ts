@@ -1,5 +1,7 @@
 /** Test support: `tapedeck serve` as a real child process on a free loopback port. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLocalToken } from '../../src/app/local-token.js';
 import { BIN } from './cli.js';
@@ -63,4 +65,26 @@ export function startServe(env: Record<string, string>, args: string[] = []): Pr
       reject(new Error(`tapedeck serve exited with ${code}: ${err}`));
     });
   });
+}
+
+/** A client-mode CLI's environment against `server`: another home, holding the owner token the server created. */
+export interface ClientHome {
+  root: string;
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+export function ownerClient(server: ServeProcess, serverTapedeckHome: string): ClientHome {
+  const root = mkdtempSync(join(tmpdir(), 'tapedeck-client-'));
+  const env = {
+    HOME: join(root, 'home'),
+    TAPEDECK_HOME: join(root, 'tapedeck'),
+    PATH: process.env.PATH ?? '',
+    TAPEDECK_API_URL: server.url,
+  };
+  // The client stands for the owner with another Tapedeck home: it holds the owner token the
+  // server created (a keyless loopback server answers nobody else).
+  mkdirSync(env.TAPEDECK_HOME, { recursive: true, mode: 0o700 });
+  copyFileSync(join(serverTapedeckHome, 'local-token'), join(env.TAPEDECK_HOME, 'local-token'));
+  return { root, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
