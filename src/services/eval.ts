@@ -145,9 +145,10 @@ export function createEvalService({ transcripts, store, createBaseline }: EvalDe
       try {
         if (baseline) await fillBaseline(store, threads, baseline);
         // One untimed query first: statements, caches and JIT warm up once per process, not in p99.
-        // The meaning model loads on its first question here too.
+        // The meaning model loads here too: a word no step holds leaves the question open, so the
+        // search asks for its vector (where the store has vectors).
         await Promise.resolve()
-          .then(() => transcripts.search(questions[0].question, { limit: JUDGED, meaning }))
+          .then(() => transcripts.search(`${questions[0].question} qzxwarmup`, { limit: JUDGED, meaning }))
           .catch(() => {});
         baseline?.search(baselineWords(questions[0].question), 'or', JUDGED);
         for (const q of questions) {
