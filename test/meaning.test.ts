@@ -113,6 +113,16 @@ for (const backend of BACKENDS)
         );
         assert.equal(words.json().reading.meaning, false);
         assert.notEqual(words.json().hits[0].step, 2);
+        // The server's own route: meaning by default, words alone with meaning=false.
+        const get = async (extra: string) =>
+          (await (
+            await fetch(`${server.url}/v1/search?q=${encodeURIComponent(QUESTION)}&explain=true${extra}`, {
+              headers: server.owner,
+            })
+          ).json()) as { reading: { meaning: boolean }; hits: { step: number }[] };
+        const viaHttp = await get('');
+        assert.deepEqual([viaHttp.reading.meaning, viaHttp.hits[0]!.step], [true, 2]);
+        assert.equal((await get('&meaning=false')).reading.meaning, false);
       } finally {
         await server.stop();
         c.cleanup();

@@ -20,6 +20,9 @@ export const SearchQuery = z.object({
   explain: qBool(
     'Each hit\'s ranking components (the web page\'s "why this hit"; `tapedeck search --explain`)',
   ),
+  meaning: qBool(
+    'false: by words alone (`tapedeck search --no-meaning`). Default: closeness in meaning counts where steps have vectors (`tapedeck embed`) and the words leave part of the question unexplained',
+  ),
 });
 
 export const ThreadsQuery = z.object({
