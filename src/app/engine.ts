@@ -17,7 +17,7 @@ import { createFileArchive } from '../storage/archive/file-archive.js';
 import { openSqliteStores } from '../storage/sqlite/stores.js';
 import { postgresBackend, remoteBackend } from './backends.js';
 import type { TapedeckConfig } from './config.js';
-import { createEmbedderPool, createLocalEmbedder } from './embedder.js';
+import { createEmbedderPool } from './embedder.js';
 import { createKnowledgeServices, type KnowledgeServices } from './knowledge.js';
 import { secureHome } from './owner-only.js';
 import { redactingStores } from './redacting-stores.js';
@@ -71,7 +71,8 @@ export function createEngine(
     spawnParseWorker,
     archive,
   });
-  const meaning = createMeaningService(stores.vectors, createLocalEmbedder(), undefined, createEmbedderPool());
+  // One model: a question runs in this thread, embed's batches on a worker per core.
+  const meaning = createMeaningService(stores.vectors, createEmbedderPool());
   const transcripts = createTranscriptService(store, indexer, archive, meaning.of);
   return {
     ...createKnowledgeServices({ stores, config, store, transcripts }),

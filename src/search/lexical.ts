@@ -77,11 +77,6 @@ function inIdentifier(lower: string, from: number, to: number, camelPart: boolea
 let lastRaw = 0;
 
 /**
- * Occurrences of words whose stem is `stem` (or that start with it, for a prefix) in `lower`:
- * whole words and snake_case parts, and with `orig` (see camelSource) camelCase parts too. An
- * occurrence inside an identifier, path or branch name counts `identShare` (1: as any other).
- */
-/**
  * What every word with this stem starts with, to find candidates with `indexOf`: a longer stem's
  * first 4 letters. Porter's stemmer changes at most a stem's last letter against the word, to an
  * `i` (key → kei, days → dai) or an added `e` (making → make, sizing → size): a short stem ending
@@ -92,6 +87,11 @@ function probeOf(stem: string): string {
   return stem.length > 1 && (stem.endsWith('i') || stem.endsWith('e')) ? stem.slice(0, -1) : stem;
 }
 
+/**
+ * Occurrences of words whose stem is `stem` (or that start with it, for a prefix) in `lower`:
+ * whole words and snake_case parts, and with `orig` (see camelSource) camelCase parts too. An
+ * occurrence inside an identifier, path or branch name counts `identShare` (1: as any other).
+ */
 function countStem(lower: string, stem: string, prefix: boolean, orig?: string, identShare = 1): number {
   if (!stem) return 0;
   const probe = prefix ? stem.slice(0, 4) : probeOf(stem);

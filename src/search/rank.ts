@@ -44,7 +44,7 @@ export interface ScoreParts {
    * (`lexical` is the score before).
    */
   identifier: number;
-  /** Closeness in meaning to the question (QuestionCues.meaning): its share of the step's own score. */
+  /** Closeness in meaning to the question (ScoredCandidates.rank's cosines): its share of the step's own score. */
   meaning: number;
 }
 
@@ -76,11 +76,6 @@ export interface QuestionCues {
   home?: string | null;
   /** Projects the question names or is asked from: their sessions get a prior. Absent: none. */
   projects?: readonly string[];
-  /**
-   * How close in meaning each candidate is to the question (cosine of their vectors, by rowid;
-   * `tapedeck embed`): part of a step's own relevance (addMeaning). Absent: none.
-   */
-  meaning?: ReadonlyMap<number, number>;
 }
 
 const REASON_WORDS =
@@ -263,7 +258,7 @@ interface Scored {
   base: number;
   matched: boolean[];
   identLoss: number;
-  /** The part of `own` that is closeness in meaning (QuestionCues.meaning). */
+  /** The part of `own` that is closeness in meaning (addMeaning). */
   meaning: number;
   /** Share of the question's weight the step's own text holds. */
   coverage: number;
@@ -272,10 +267,10 @@ interface Scored {
 /**
  * Closeness in meaning as part of a step's own relevance, on the words' scale: each candidate
  * with a vector gains W.meaning × (its cosine − the candidates' mean cosine, never below 0) × the
- * best words-only score × (1 − the best share of the question's weight any candidate's text
- * holds, a word found nowhere in the store counted as missing). Measured against the mean, a step gains for being closer than the usual candidate, so
- * steps without a vector (tool calls and output, reasoning) are not pushed down by the rest's
- * small gains. Scaled by what the words leave unexplained: when some step holds all the
+ * best words-only score × what the words leave unexplained (ScoredCandidates.unexplained).
+ * Measured against the mean, a step gains for being closer than the usual candidate, so steps
+ * without a vector (tool calls and output, reasoning) are not pushed down by the rest's small
+ * gains. Scaled by what the words leave unexplained: when some step holds all the
  * question's words the words decide (the model tells near-identical topics apart worse than they
  * do); when none holds them — an answer worded differently — meaning counts most. Added before
  * the question-turn discount, so a prompt repeating the question still gives way to the reply
@@ -331,7 +326,7 @@ export interface ScoredCandidates {
   rank(meaning?: ReadonlyMap<number, number>): Ranking;
 }
 
-/** Rank candidates best first; also returns each session's relevance. */
+/** Rank candidates best first by their words and the cues; also returns each session's relevance. */
 export function rankCandidates(
   candidates: Candidate[],
   query: ParsedQuery,
@@ -339,7 +334,7 @@ export function rankCandidates(
   cues: QuestionCues,
   now: number,
 ): Ranking {
-  return scoreCandidates(candidates, query, stats, cues, now).rank(cues.meaning);
+  return scoreCandidates(candidates, query, stats, cues, now).rank();
 }
 
 /** Step 1 of ranking (each step's own relevance); `rank` does the rest. */
@@ -347,7 +342,7 @@ export function scoreCandidates(
   candidates: Candidate[],
   query: ParsedQuery,
   stats: TermStatistics,
-  cues: Omit<QuestionCues, 'meaning'>,
+  cues: QuestionCues,
   now: number,
 ): ScoredCandidates {
   const { people, present } = partiesOf(candidates, cues.role.names, cues.sightings ?? [], cues.home ?? null);
@@ -419,7 +414,7 @@ function finishRanking(
   scored: Scored[],
   query: ParsedQuery,
   lexical: LexicalScorer,
-  cues: Omit<QuestionCues, 'meaning'>,
+  cues: QuestionCues,
   people: ReadonlySet<string>,
   present: ReadonlyMap<string, number>,
   now: number,

@@ -50,8 +50,6 @@ export function createMeaningService(
   vectors: StepVectorStore,
   embedder: Embedder,
   warn: (message: string) => void = (m) => process.stderr.write(`tapedeck: ${m}\n`),
-  /** The same model for `embed`'s batches, on every core (app/embedder.ts `createEmbedderPool`). */
-  bulk: Embedder = embedder,
 ): MeaningService {
   const model = embedder.model;
   let known: { any: boolean; at: number } | undefined;
@@ -73,7 +71,7 @@ export function createMeaningService(
         if (todo.length === 0) break;
         let out: Float32Array[];
         try {
-          out = await bulk.embed(todo.map((t) => t.text));
+          out = await embedder.embed(todo.map((t) => t.text));
         } catch (e) {
           throw new TapedeckError(
             'UNSUPPORTED',
