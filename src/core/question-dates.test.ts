@@ -41,4 +41,9 @@ test('no date: plain words, "may" the verb, numbers that are not days', () => {
   assert.equal(findDateSpan('why did we drop the Redis cache?', NOW), null);
   assert.equal(findDateSpan('may I ask why the build fails', NOW), null);
   assert.equal(findDateSpan('port 8080 on staging', NOW), null);
+  // A weekday said of a habit is no day: its words stay in the search.
+  assert.equal(findDateSpan('what does she do on Saturday mornings?', NOW), null);
+  assert.equal(findDateSpan('who cooks on Thursday nights', NOW), null);
+  assert.equal(findDateSpan('what happens on Fridays', NOW), null);
+  assert.deepEqual(span('what did we fix on Saturday morning')?.slice(0, 2), ['2026-03-07', '2026-03-07']);
 });

@@ -166,7 +166,11 @@ const RULES: Rule[] = [
     (_m, now) => ({ from: utc(new Date(now).getUTCFullYear(), 0), to: dayStart(now) + DAY - 1 }),
   ],
   [
-    new RegExp(`\\b(?:last|on|this\\s+past)\\s+(${WEEKDAYS.join('|')})\\b`),
+    // A weekday said of a habit ("on Saturday mornings", "on Thursday nights"; "on Saturdays"
+    // never matches) names no day: its words are searched instead.
+    new RegExp(
+      `\\b(?:last|on|this\\s+past)\\s+(${WEEKDAYS.join('|')})\\b(?!\\s+(?:mornings|afternoons|evenings|nights)\\b)`,
+    ),
     (m, now) => {
       const want = WEEKDAYS.indexOf(m[1]!);
       let back = (new Date(now).getUTCDay() - want + 7) % 7;
