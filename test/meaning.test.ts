@@ -138,4 +138,32 @@ for (const backend of BACKENDS)
       run('forget', `claude-code:${SESSION}`, '--yes');
       assert.deepEqual(status(), { model: 'use-lite-512', embedded: 0, total: 0 });
     });
+
+    it('finds a step that shares no word with the question among the steps nearest in meaning', () => {
+      const other = '00000000-0000-4000-8000-00000000cafe';
+      const turns = [
+        'Can you check why the nightly backup job failed on the staging server?',
+        'The backup failed because the disk on staging was full; I removed the old snapshots.',
+        'Thanks, that did it.',
+        'Glad to hear it.',
+        'Unrelated: my daughter started violin lessons this month.',
+        'Lovely! She will be playing concertos in no time.',
+      ];
+      h.write(
+        claudePath(other),
+        `${turns.map((t, i) => claudeLine(other, i % 2 ? 'assistant' : 'user', t)).join('\n')}\n`,
+      );
+      run('index');
+      run('embed');
+      // Only "backup" is in the index: the words alone find the backup steps, never the violin.
+      const question = 'besides the backup, what instrument is my kid learning?';
+      const steps = (...flags: string[]) =>
+        run('search', '--json', '--no-index', ...flags, question)
+          .json()
+          .hits.map((x: { step: number }) => x.step);
+      assert.ok(!steps('--no-meaning').includes(4), 'the words alone do not find it');
+      assert.ok(steps().includes(4), `with meaning it is among the hits: ${steps()}`);
+      // Nonsense finds nothing, not the nearest steps.
+      assert.equal(run('search', '--json', '--no-index', 'qqzvx flurbn').json().hits.length, 0);
+    });
   });

@@ -54,7 +54,10 @@ export function serveEmbedWorker(port: MessagePort): void {
   port.on('message', ({ id, texts }: EmbedRequest) => {
     embedder.embed(texts).then(
       (vectors) =>
-        port.postMessage({ id, vectors } satisfies EmbedReply, vectors.map((v) => v.buffer as ArrayBuffer)),
+        port.postMessage(
+          { id, vectors } satisfies EmbedReply,
+          vectors.map((v) => v.buffer as ArrayBuffer),
+        ),
       (e: unknown) => port.postMessage({ id, error: (e as Error).message } satisfies EmbedReply),
     );
   });
@@ -72,7 +75,10 @@ export function createEmbedderPool(size = Math.min(4, availableParallelism())): 
   let workers: Worker[] | undefined;
   let failure: Error | undefined;
   let next = 0;
-  const pending = new Map<number, { resolve(v: Float32Array[]): void; reject(e: Error): void; worker: Worker }>();
+  const pending = new Map<
+    number,
+    { resolve(v: Float32Array[]): void; reject(e: Error): void; worker: Worker }
+  >();
   const settle = (worker: Worker) => {
     if (![...pending.values()].some((p) => p.worker === worker)) worker.unref();
   };

@@ -13,6 +13,12 @@ export interface UnembeddedStep {
 export interface StepVectorStore {
   /** The stored vectors of these steps for `model` (steps without one are absent). */
   vectors(rowids: readonly number[], model: string): Map<number, Int8Array>;
+  /**
+   * The steps whose vectors for `model` are closest to `query` (cosine), at most `limit`, closest
+   * first: every vector is compared (a process keeps them in memory, reading them again after
+   * its own writes and at most a minute after another's).
+   */
+  nearest(query: Float32Array, model: string, limit: number): number[];
   /** Whether any step has a vector for `model` (cheap: what every search asks first). */
   any(model: string): boolean;
   /** How many steps worth a vector have one for `model`, and how many there are. */

@@ -206,6 +206,11 @@ export interface TranscriptStore {
    * of 0 asks for the term statistics alone: no step is read.
    */
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+  /**
+   * These steps as candidates, those the filters let through (in no order; unknown ids are
+   * skipped): steps found by something other than their words (closeness in meaning).
+   */
+  candidatesAmong(rowids: readonly number[], filters: SearchFilters): Candidate[];
   getThread(threadId: string): ThreadRecord | undefined;
   /**
    * Steps `from`..`to` (inclusive step numbers) of a thread, in order, at most `limit` rows — but

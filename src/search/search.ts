@@ -38,6 +38,8 @@ export interface QuestionMeaning {
   query: Float32Array;
   /** Stored vectors of these steps (steps without one are absent). */
   vectors(rowids: readonly number[]): ReadonlyMap<number, Int8Array>;
+  /** The steps closest to the question in meaning, at most `limit`, closest first. */
+  nearest(limit: number): number[];
 }
 
 /** A hit's score components (they add up to its score). */
@@ -108,6 +110,8 @@ const CANDIDATES = 160;
 const DATED_CANDIDATES = 40;
 /** Steps read for the people a question names alone (their greetings), to see where they talk. */
 const NAME_CANDIDATES = 60;
+/** Steps read for being closest to the question in meaning (when its vector is asked for). */
+const MEANING_CANDIDATES = 30;
 /** Steps shown per session with `by: 'thread'`. */
 const STEPS_PER_THREAD = 3;
 
@@ -247,24 +251,29 @@ export function planSearch(
   }
   const why = WHY.test(query);
   const prose = isQuestion(query);
-  const scored = scoreCandidates(
-    candidates,
-    parsed,
-    stats,
-    { date, role, why, prose, sightings, home: home ?? filters.project ?? null, projects },
-    now,
-  );
+  const cues = { date, role, why, prose, sightings, home: home ?? filters.project ?? null, projects };
+  const scored = scoreCandidates(candidates, parsed, stats, cues, now);
   return {
     unexplained: scored.unexplained,
     finish(meaning) {
-      let cosines: Map<number, number> | undefined;
-      if (meaning && scored.unexplained > 0) {
-        cosines = new Map();
-        for (const [rowid, v] of meaning.vectors(candidates.map((c) => c.rowid)))
-          cosines.set(rowid, cosine(meaning.query, v));
+      if (!meaning || scored.unexplained === 0) return present(scored.rank().steps, undefined);
+      // The steps closest to the question in meaning join the candidates, scored like the rest:
+      // an answer worded differently may hold none of the question's words. Not when no word of
+      // the question is in the index (nonsense or a typo finds nothing, not the nearest steps),
+      // nor with excluded words: the index applies those, and these steps were not found through it.
+      let all = scored;
+      if (parsed.excluded.length === 0 && stats.df.some((n) => n > 0)) {
+        const near = meaning.nearest(MEANING_CANDIDATES).filter((id) => !seen.has(id));
+        const more = near.length > 0 ? store.candidatesAmong(near, filters) : [];
+        if (more.length > 0) {
+          add(more);
+          all = scoreCandidates(candidates, parsed, stats, cues, now);
+        }
       }
-      const { steps } = scored.rank(cosines);
-      return present(steps, cosines);
+      const cosines = new Map<number, number>();
+      for (const [rowid, v] of meaning.vectors(candidates.map((c) => c.rowid)))
+        cosines.set(rowid, cosine(meaning.query, v));
+      return present(all.rank(cosines).steps, cosines);
     },
   };
 

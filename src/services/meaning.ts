@@ -96,7 +96,11 @@ export function createMeaningService(
       if (broken || !hasVectors()) return null;
       try {
         const [q] = await embedder.embed([query]);
-        return { query: q!, vectors: (rowids) => vectors.vectors(rowids, model) };
+        return {
+          query: q!,
+          vectors: (rowids) => vectors.vectors(rowids, model),
+          nearest: (limit) => vectors.nearest(q!, model, limit),
+        };
       } catch (e) {
         broken = true;
         warn(`searching by words alone: the embedding model could not run (${(e as Error).message})`);

@@ -3,6 +3,7 @@
  * `sql` queries (storage/sql.ts SyncSql) the transcript store's connection answers. A vector is
  * int8 bytes (a BLOB on SQLite, BYTEA on PostgreSQL; both drivers hand back a Buffer).
  */
+import { nearestRows, packVectors, type VectorMatrix } from '../core/vectors.js';
 import type { StepVectorStore, UnembeddedStep } from '../ports/step-vectors.js';
 import { type SyncSql, sql } from './sql.js';
 
@@ -10,11 +11,27 @@ import { type SyncSql, sql } from './sql.js';
 const KINDS = sql`('prompt', 'response', 'summary')`;
 /** Ids per read: far below SQLite's bound-parameter limit. */
 const CHUNK = 500;
+/**
+ * How long a process trusts the vectors it keeps in memory for `nearest`: other processes' writes
+ * (`tapedeck embed` elsewhere) show up at most this late; this store's own writes at once.
+ */
+const KEPT_MS = 60_000;
 
 const toInt8 = (b: Uint8Array): Int8Array => new Int8Array(b.buffer, b.byteOffset, b.byteLength);
 
 export function createStepVectorStore(db: SyncSql): StepVectorStore {
+  let kept: { model: string; at: number; matrix: VectorMatrix } | undefined;
+  const matrixOf = (model: string): VectorMatrix => {
+    if (kept?.model === model && Date.now() - kept.at < KEPT_MS) return kept.matrix;
+    const rows = db.all<{ id: number | string; v: Uint8Array }>(
+      sql`SELECT step_id AS id, v FROM step_vectors WHERE model = ${model}`,
+    );
+    const matrix = packVectors(rows.map((r) => ({ id: Number(r.id), v: toInt8(r.v) })));
+    kept = { model, at: Date.now(), matrix };
+    return matrix;
+  };
   return {
+    nearest: (query, model, limit) => nearestRows(matrixOf(model), query, limit),
     vectors(rowids, model) {
       const out = new Map<number, Int8Array>();
       for (let i = 0; i < rowids.length; i += CHUNK) {
@@ -46,6 +63,7 @@ export function createStepVectorStore(db: SyncSql): StepVectorStore {
         .map((r) => ({ rowid: Number(r.id), text: r.text }));
     },
     put(model, rows) {
+      kept = undefined;
       return db.transaction(() => {
         let n = 0;
         for (const r of rows)

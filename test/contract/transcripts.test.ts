@@ -17,6 +17,7 @@ import type { BackendKind } from '../../src/ports/stores.js';
 import type { SearchFilters, TranscriptStore } from '../../src/ports/transcript-store.js';
 import { searchTranscripts } from '../../src/search/search.js';
 import { WEIGHTS } from '../../src/search/weights.js';
+import { scopeTranscriptStore } from '../../src/services/access/transcript-store.js';
 import type { FilterInput } from '../../src/services/transcripts.js';
 import { openPg } from '../../src/storage/postgres/open.js';
 import { openPostgresStores } from '../../src/storage/postgres/stores.js';
@@ -399,6 +400,53 @@ function script(store: TranscriptStore) {
   );
   out.rolledBack = { thread: store.getThread('claude-code:c'), search: hitsOf(store, 'rolled') };
   return out;
+}
+
+for (const b of BACKENDS) {
+  test(`steps read by id as candidates keep to the filters and the caller's spaces (${b.name})`, {
+    skip: b.skip,
+  }, () => {
+    const store = sample(b.name).store;
+    const found = store.candidates(parseQuery('redis cache session'), {}, 40).candidates;
+    assert.ok(new Set(found.map((c) => c.threadId)).size > 1, 'the words find steps of several threads');
+    const ids = found.map((c) => c.rowid);
+    const among = (filters: SearchFilters, s: TranscriptStore = store) =>
+      s
+        .candidatesAmong([...ids, 987_654_321], filters)
+        .map((c) => c.rowid)
+        .sort((x, y) => x - y);
+    // Every known id comes back with its text and thread; an unknown one is skipped.
+    assert.deepEqual(
+      among({}),
+      [...ids].sort((x, y) => x - y),
+    );
+    const byId = new Map(found.map((c) => [c.rowid, c]));
+    for (const c of store.candidatesAmong(ids, {})) assert.deepEqual(c, byId.get(c.rowid));
+    const one = found[0]!;
+    const sameThread = found.filter((c) => c.threadId === one.threadId).map((c) => c.rowid);
+    assert.deepEqual(
+      among({ thread: one.threadId }),
+      sameThread.sort((x, y) => x - y),
+    );
+    const ofAgent = found.filter((c) => c.agent === one.agent).map((c) => c.rowid);
+    assert.deepEqual(
+      among({ agents: [one.agent] }),
+      ofAgent.sort((x, y) => x - y),
+    );
+    const prompts = found.filter((c) => c.role === 'user').map((c) => c.rowid);
+    assert.deepEqual(
+      among({ roles: ['user'] }),
+      prompts.sort((x, y) => x - y),
+    );
+    assert.deepEqual(among({ spaces: [] }), []);
+    // A caller limited to another space sees none of them, whatever filters it asks for.
+    const other = scopeTranscriptStore(store, ['team-b']);
+    assert.deepEqual(among({}, other), []);
+    assert.deepEqual(among({ spaces: ['default'] }, other), []);
+    assert.deepEqual(among({ thread: one.threadId }, other), []);
+    assert.deepEqual(among({}, scopeTranscriptStore(store, ['default'])), among({}));
+    assert.deepEqual(store.candidatesAmong([], {}), []);
+  });
 }
 
 for (const b of BACKENDS) {

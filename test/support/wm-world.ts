@@ -5,12 +5,12 @@
  */
 import { loadConfig } from '../../src/app/config.js';
 import { createEngine, type Engine } from '../../src/app/engine.js';
+import type { BackendKind } from '../../src/ports/stores.js';
 import { createSpaceService } from '../../src/services/spaces.js';
 import {
   createWorkingMemoryService,
   type WorkingMemoryService,
 } from '../../src/services/working-memory/index.js';
-import type { BackendKind } from '../../src/ports/stores.js';
 import { backendHome } from './backends.js';
 import { type TempHome, tempHome } from './home.js';
 

@@ -46,6 +46,10 @@ export function scopeTranscriptStore(store: TranscriptStore, spaces: readonly st
         return { ...store.candidates(query, filters, 1), candidates: [] };
       return store.candidates(query, within(filters), limit);
     },
+    candidatesAmong(rowids, filters) {
+      if (filters.thread && !visible(filters.thread)) return [];
+      return store.candidatesAmong(rowids, within(filters));
+    },
     getThread: visible,
     getSteps: (id, from, to, limit) => (visible(id) ? store.getSteps(id, from, to, limit) : []),
     stepWindow: (id, step, before, after) => (visible(id) ? store.stepWindow(id, step, before, after) : []),

@@ -140,6 +140,7 @@ function impact(df: number, total: number): number {
 
 export interface PgRetriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+  candidatesAmong(rowids: readonly number[], filters: SearchFilters): Candidate[];
 }
 
 export function createPgRetriever(db: PgStore): PgRetriever {
@@ -228,6 +229,18 @@ export function createPgRetriever(db: PgStore): PgRetriever {
   }
 
   return {
+    candidatesAmong(rowids, filters) {
+      if (rowids.length === 0) return [];
+      const { params, p } = paramList();
+      const ids = p(rowids.map(String));
+      const where = [`s.id = ANY(${ids}::bigint[])`, ...filterWhere(filters, p), SERIAL];
+      return pg
+        .query<Row>(
+          `SELECT ${CANDIDATE_COLS} FROM steps s JOIN threads t ON t.tid = s.tid WHERE ${where.join(' AND ')}`,
+          params,
+        )
+        .map(toCandidate);
+    },
     candidates(query, filters, limit) {
       const { probes: all, total } = probes(query);
       const dfs = all.map((x) => x.df);

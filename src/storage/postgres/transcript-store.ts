@@ -124,6 +124,9 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
     candidates(query: ParsedQuery, filters, limit) {
       return read(() => retriever.candidates(query, filters, limit));
     },
+    candidatesAmong(rowids, filters) {
+      return read(() => retriever.candidatesAmong(rowids, filters));
+    },
     getThread(threadId) {
       const r = read(() => threadById(threadId));
       return r ? toThread(r) : undefined;

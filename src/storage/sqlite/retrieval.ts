@@ -156,6 +156,7 @@ function resampledAsIndexGrows(sample: () => number): (total: number) => number 
 
 export interface Retriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
+  candidatesAmong(rowids: readonly number[], filters: SearchFilters): Candidate[];
   /** TranscriptStore.projects, cached per process while the database does not change. */
   projects(filters: SearchFilters): string[];
 }
@@ -395,6 +396,13 @@ export function createRetriever(db: Db): Retriever {
   }
 
   return {
+    candidatesAmong(rowids, filters) {
+      checkCaches();
+      const { where, params } = filterSql(filters);
+      const sql = `SELECT s.id FROM steps s JOIN threads t ON t.tid = s.tid ${ofIds}`;
+      const conditions = where.map((w) => ` AND ${w}`).join('');
+      return candidatesOf(ids(sql + conditions, [JSON.stringify(rowids), ...params]));
+    },
     projects(filters) {
       checkCaches();
       const key = JSON.stringify([filters.agents ?? null, filters.spaces ?? null]);

@@ -374,6 +374,9 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     candidates(query: ParsedQuery, filters, limit) {
       return guard(() => retriever.candidates(query, filters, limit));
     },
+    candidatesAmong(rowids, filters) {
+      return guard(() => retriever.candidatesAmong(rowids, filters));
+    },
     getThread(threadId) {
       const r = stmt.threadById.get(threadId);
       return r ? toThread(r) : undefined;
