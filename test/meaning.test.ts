@@ -5,6 +5,8 @@
  * the same through MCP and through a CLI in client mode, and vectors going with what they were made from (a rewritten line, a forgotten thread).
  */
 import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -41,7 +43,10 @@ for (const backend of BACKENDS)
 
     it('ranks by words alone until steps have vectors, and embeds them resumably', () => {
       h.write(claudePath(SESSION), transcript(TURNS));
-      run('index');
+      assert.match(
+        run('index').stdout,
+        /Search by meaning is off: `tapedeck embed` gives the 4 prompts and replies a vector/,
+      );
       const before = search();
       assert.equal(before.reading.meaning, false);
       assert.ok(before.hits.every((x: { explain: { meaning: number } }) => x.explain.meaning === 0));
@@ -153,8 +158,10 @@ for (const backend of BACKENDS)
         claudePath(other),
         `${turns.map((t, i) => claudeLine(other, i % 2 ? 'assistant' : 'user', t)).join('\n')}\n`,
       );
-      run('index');
+      assert.match(run('index').stdout, /by meaning is off: `tapedeck embed` gives the 6 prompts/);
       run('embed');
+      appendFileSync(join(h.home, claudePath(other)), `${claudeLine(other, 'user', 'One more thing.')}\n`);
+      assert.doesNotMatch(run('index').stdout, /by meaning is off/, 'steps have vectors: no hint');
       // Only "backup" is in the index: the words alone find the backup steps, never the violin.
       const question = 'besides the backup, what instrument is my kid learning?';
       const steps = (...flags: string[]) =>

@@ -45,6 +45,18 @@ async function progressReporter(json: boolean) {
   };
 }
 
+/** A line saying search by meaning is off, when no step has a vector yet (null otherwise). */
+function meaningHint(engine: ReturnType<typeof openEngine>): string | null {
+  let status: ReturnType<typeof engine.meaning.status>;
+  try {
+    status = engine.meaning.status();
+  } catch {
+    return null; // no model here: nothing to suggest
+  }
+  if (status.embedded > 0 || status.total === 0) return null;
+  return `Search by meaning is off: \`tapedeck embed\` gives the ${status.total} prompts and replies a vector (newest first, resumable), so search also finds answers worded differently.`;
+}
+
 export async function runIndex(flags: IndexFlags): Promise<IndexSummary> {
   const engine = openEngine(flags);
   const progress = await progressReporter(!!flags.json);
@@ -56,7 +68,11 @@ export async function runIndex(flags: IndexFlags): Promise<IndexSummary> {
     });
     progress.stop();
     if (flags.json) printJson(summary);
-    else print(formatIndexSummary(summary));
+    else {
+      print(formatIndexSummary(summary));
+      const hint = summary.steps.written > 0 ? meaningHint(engine) : null;
+      if (hint) print(hint);
+    }
     return summary;
   } finally {
     progress.stop();
