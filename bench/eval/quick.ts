@@ -6,7 +6,7 @@
  * `--details FILE` writes each question's rank, first hit's thread and whether it is the right
  * session, to compare two runs question by question.
  *
- *   node --import tsx bench/eval/quick.ts <kept-dir> [--set reason=0,session=0.2] [--held handwritten|handwritten2] [--details out.json] [--db postgres://…?schema=… (a kept PostgreSQL store)]
+ *   node --import tsx bench/eval/quick.ts <kept-dir> [--set reason=0,session=0.2] [--held handwritten|handwritten2] [--details out.json] [--db postgres://…?schema=… (a kept PostgreSQL store)] [--no-meaning (words alone: no question vector, no nearest steps)]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ const { values, positionals } = parseArgs({
     held: { type: 'string' },
     details: { type: 'string' },
     db: { type: 'string' },
+    'no-meaning': { type: 'boolean', default: false },
   },
 });
 const dir = positionals[0];
@@ -53,6 +54,7 @@ const file = held
 const c0 = process.cpuUsage();
 const report = await createEngineEval(engine).run(parseQuestionFile(readFileSync(file, 'utf8')), {
   details: Boolean(values.details),
+  meaning: !values['no-meaning'],
 });
 const cpu = process.cpuUsage(c0);
 const f3 = (x: number) => x.toFixed(3);
