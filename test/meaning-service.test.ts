@@ -10,6 +10,7 @@ import type { Embedder } from '../src/ports/embedder.js';
 import { createMeaningService } from '../src/services/meaning.js';
 import { createTranscriptService } from '../src/services/transcripts.js';
 import { indexedHome } from './support/backends.js';
+import { claudeLine, claudePath } from './support/home.js';
 
 const TURNS = ['how do we rotate the signing keys?', 'Rotate them with the vault CLI, weekly.'];
 
@@ -82,4 +83,39 @@ test('the question is embedded only when its words leave part of it unexplained'
   const plain = await search.search('rotate the signing keys quarterly', { meaning: false });
   assert.equal(embedder.calls, before + 1);
   assert.ok(plain.hits.length > 0);
+});
+
+test('under a filter the steps nearest in meaning are the nearest that pass it, not the nearest overall', async (t) => {
+  // Thread A: the answer ("marsupial") shares no word with the question; thread B: 40 steps
+  // closer to the question in meaning than the answer, outside the filter.
+  const { h, engine, thread } = indexedHome(t, 'sqlite', '00000000-0000-4000-8000-0000000000c5', [
+    'what were the garden plans again?',
+    'They are on the wiki page.',
+    'And the animals?',
+    'the marsupial enclosure goes by the shed',
+  ]);
+  const other = '00000000-0000-4000-8000-0000000000c6';
+  const decoys = Array.from({ length: 40 }, (_, i) => `decoy remark number ${i}`);
+  h.write(
+    claudePath(other),
+    `${decoys.map((d, i) => claudeLine(other, i % 2 ? 'assistant' : 'user', d)).join('\n')}\n`,
+  );
+  engine.transcripts.index();
+  const byText: Embedder = {
+    model: 'test-3',
+    async embed(texts) {
+      return texts.map((x) =>
+        Float32Array.from(
+          /marsupial/.test(x) ? [0.8, 0.6, 0] : /decoy|quokka/.test(x) ? [1, 0, 0] : [0, 0, 1],
+        ),
+      );
+    },
+  };
+  const meaning = createMeaningService(engine.stores.vectors, byText);
+  await meaning.embed();
+  const search = createTranscriptService(engine.store, engine.indexer, undefined, meaning.of);
+  const steps = async (meaningOn: boolean) =>
+    (await search.search('garden quokka', { thread, meaning: meaningOn })).hits.map((x) => x.step);
+  assert.ok(!(await steps(false)).includes(3), 'the words alone do not find the answer');
+  assert.ok((await steps(true)).includes(3), 'the answer is the nearest step in the thread');
 });

@@ -207,10 +207,11 @@ export interface TranscriptStore {
    */
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
   /**
-   * These steps as candidates, those the filters let through (in no order; unknown ids are
-   * skipped): steps found by something other than their words (closeness in meaning).
+   * These steps as candidates: the first `limit` in `rowids`' order that the filters let through,
+   * in that order (unknown ids are skipped). Steps found by something other than their words
+   * (closeness in meaning), so a filter narrower than the list still gets its `limit`.
    */
-  candidatesAmong(rowids: readonly number[], filters: SearchFilters): Candidate[];
+  candidatesAmong(rowids: readonly number[], filters: SearchFilters, limit: number): Candidate[];
   getThread(threadId: string): ThreadRecord | undefined;
   /**
    * Steps `from`..`to` (inclusive step numbers) of a thread, in order, at most `limit` rows — but

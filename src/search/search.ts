@@ -112,6 +112,11 @@ const DATED_CANDIDATES = 40;
 const NAME_CANDIDATES = 60;
 /** Steps read for being closest to the question in meaning (when its vector is asked for). */
 const MEANING_CANDIDATES = 30;
+/**
+ * The nearest steps are found over every vector and filtered by the store, so this many are asked
+ * for and the first MEANING_CANDIDATES that pass a filter (a project, a thread, a span, a space) kept.
+ */
+const MEANING_POOL = 300;
 /** Steps shown per session with `by: 'thread'`. */
 const STEPS_PER_THREAD = 3;
 
@@ -263,8 +268,10 @@ export function planSearch(
       // nor with excluded words: the index applies those, and these steps were not found through it.
       let all = scored;
       if (parsed.excluded.length === 0 && stats.df.some((n) => n > 0)) {
-        const near = meaning.nearest(MEANING_CANDIDATES).filter((id) => !seen.has(id));
-        const more = near.length > 0 ? store.candidatesAmong(near, filters) : [];
+        // The nearest that pass the filters, then those the words had not found already.
+        const more = store
+          .candidatesAmong(meaning.nearest(MEANING_POOL), filters, MEANING_CANDIDATES)
+          .filter((c) => !seen.has(c.rowid));
         if (more.length > 0) {
           add(more);
           all = scoreCandidates(candidates, parsed, stats, cues, now);

@@ -412,7 +412,7 @@ for (const b of BACKENDS) {
     const ids = found.map((c) => c.rowid);
     const among = (filters: SearchFilters, s: TranscriptStore = store) =>
       s
-        .candidatesAmong([...ids, 987_654_321], filters)
+        .candidatesAmong([...ids, 987_654_321], filters, 100)
         .map((c) => c.rowid)
         .sort((x, y) => x - y);
     // Every known id comes back with its text and thread; an unknown one is skipped.
@@ -421,7 +421,13 @@ for (const b of BACKENDS) {
       [...ids].sort((x, y) => x - y),
     );
     const byId = new Map(found.map((c) => [c.rowid, c]));
-    for (const c of store.candidatesAmong(ids, {})) assert.deepEqual(c, byId.get(c.rowid));
+    for (const c of store.candidatesAmong(ids, {}, 100)) assert.deepEqual(c, byId.get(c.rowid));
+    // The first `limit` that pass, in the order asked: under a filter the limit is still filled.
+    const asked = [...ids].reverse();
+    assert.deepEqual(
+      store.candidatesAmong(asked, {}, 3).map((c) => c.rowid),
+      asked.slice(0, 3),
+    );
     const one = found[0]!;
     const sameThread = found.filter((c) => c.threadId === one.threadId).map((c) => c.rowid);
     assert.deepEqual(
@@ -445,7 +451,12 @@ for (const b of BACKENDS) {
     assert.deepEqual(among({ spaces: ['default'] }, other), []);
     assert.deepEqual(among({ thread: one.threadId }, other), []);
     assert.deepEqual(among({}, scopeTranscriptStore(store, ['default'])), among({}));
-    assert.deepEqual(store.candidatesAmong([], {}), []);
+    const laterOfThread = asked.filter((id) => byId.get(id)!.threadId === one.threadId);
+    assert.deepEqual(
+      store.candidatesAmong(asked, { thread: one.threadId }, 2).map((c) => c.rowid),
+      laterOfThread.slice(0, 2),
+    );
+    assert.deepEqual(store.candidatesAmong([], {}, 30), []);
   });
 }
 

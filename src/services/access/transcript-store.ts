@@ -46,9 +46,9 @@ export function scopeTranscriptStore(store: TranscriptStore, spaces: readonly st
         return { ...store.candidates(query, filters, 1), candidates: [] };
       return store.candidates(query, within(filters), limit);
     },
-    candidatesAmong(rowids, filters) {
+    candidatesAmong(rowids, filters, limit) {
       if (filters.thread && !visible(filters.thread)) return [];
-      return store.candidatesAmong(rowids, within(filters));
+      return store.candidatesAmong(rowids, within(filters), limit);
     },
     getThread: visible,
     getSteps: (id, from, to, limit) => (visible(id) ? store.getSteps(id, from, to, limit) : []),

@@ -140,7 +140,7 @@ function impact(df: number, total: number): number {
 
 export interface PgRetriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
-  candidatesAmong(rowids: readonly number[], filters: SearchFilters): Candidate[];
+  candidatesAmong(rowids: readonly number[], filters: SearchFilters, limit: number): Candidate[];
 }
 
 export function createPgRetriever(db: PgStore): PgRetriever {
@@ -229,14 +229,16 @@ export function createPgRetriever(db: PgStore): PgRetriever {
   }
 
   return {
-    candidatesAmong(rowids, filters) {
-      if (rowids.length === 0) return [];
+    candidatesAmong(rowids, filters, limit) {
+      if (rowids.length === 0 || limit <= 0) return [];
       const { params, p } = paramList();
       const ids = p(rowids.map(String));
-      const where = [`s.id = ANY(${ids}::bigint[])`, ...filterWhere(filters, p), SERIAL];
+      const where = [...filterWhere(filters, p), SERIAL].map((w) => ` AND ${w}`).join('');
       return pg
         .query<Row>(
-          `SELECT ${CANDIDATE_COLS} FROM steps s JOIN threads t ON t.tid = s.tid WHERE ${where.join(' AND ')}`,
+          `SELECT ${CANDIDATE_COLS} FROM unnest(${ids}::bigint[]) WITH ORDINALITY AS n(id, ord)
+           JOIN steps s ON s.id = n.id JOIN threads t ON t.tid = s.tid WHERE true${where}
+           ORDER BY n.ord LIMIT ${p(limit)}`,
           params,
         )
         .map(toCandidate);

@@ -124,8 +124,8 @@ export function createPgTranscriptStore(db: PgStore): TranscriptStore {
     candidates(query: ParsedQuery, filters, limit) {
       return read(() => retriever.candidates(query, filters, limit));
     },
-    candidatesAmong(rowids, filters) {
-      return read(() => retriever.candidatesAmong(rowids, filters));
+    candidatesAmong(rowids, filters, limit) {
+      return read(() => retriever.candidatesAmong(rowids, filters, limit));
     },
     getThread(threadId) {
       const r = read(() => threadById(threadId));

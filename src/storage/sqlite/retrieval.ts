@@ -156,7 +156,7 @@ function resampledAsIndexGrows(sample: () => number): (total: number) => number 
 
 export interface Retriever {
   candidates(query: ParsedQuery, filters: SearchFilters, limit: number): CandidateSet;
-  candidatesAmong(rowids: readonly number[], filters: SearchFilters): Candidate[];
+  candidatesAmong(rowids: readonly number[], filters: SearchFilters, limit: number): Candidate[];
   /** TranscriptStore.projects, cached per process while the database does not change. */
   projects(filters: SearchFilters): string[];
 }
@@ -396,12 +396,13 @@ export function createRetriever(db: Db): Retriever {
   }
 
   return {
-    candidatesAmong(rowids, filters) {
+    candidatesAmong(rowids, filters, limit) {
       checkCaches();
       const { where, params } = filterSql(filters);
       const sql = `SELECT s.id FROM steps s JOIN threads t ON t.tid = s.tid ${ofIds}`;
       const conditions = where.map((w) => ` AND ${w}`).join('');
-      return candidatesOf(ids(sql + conditions, [JSON.stringify(rowids), ...params]));
+      const pass = new Set(ids(sql + conditions, [JSON.stringify(rowids), ...params]));
+      return candidatesOf(rowids.filter((id) => pass.has(id)).slice(0, limit));
     },
     projects(filters) {
       checkCaches();

@@ -374,8 +374,8 @@ export function createSqliteTranscriptStore(db: Db, path: string): TranscriptSto
     candidates(query: ParsedQuery, filters, limit) {
       return guard(() => retriever.candidates(query, filters, limit));
     },
-    candidatesAmong(rowids, filters) {
-      return guard(() => retriever.candidatesAmong(rowids, filters));
+    candidatesAmong(rowids, filters, limit) {
+      return guard(() => retriever.candidatesAmong(rowids, filters, limit));
     },
     getThread(threadId) {
       const r = stmt.threadById.get(threadId);
